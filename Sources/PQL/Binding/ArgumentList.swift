@@ -1,0 +1,131 @@
+import Foundation
+
+/// The `%` arguments of a format string, consumed left to right while parsing (spec §5).
+///
+/// Each specifier checks its argument's type: `%K` takes a key-path string, `%d` an integer,
+/// `%f` a number, `%s` a string, `%@` any value (or an ``ExpressionNode``, inserted as is).
+/// A missing, surplus or mistyped argument is a ``PredicateFormatError`` at the specifier.
+struct ArgumentList {
+    private let values: [Any?]
+    private(set) var used = 0
+
+    init(_ values: [Any?]) { self.values = values }
+
+
+    /// The node a specifier token stands for.
+    mutating func bind(_ t: Token, source: String) throws(PredicateFormatError) -> ExpressionNode {
+        let spec = t.text
+        func fail(_ kind: PredicateFormatError.Kind, _ message: String, hint: String? = nil) -> PredicateFormatError {
+            Diagnostics.error(kind, message, start: t.start, end: t.end, source: source, hint: hint)
+        }
+        if spec == "%%" { return .constant(.string("%")) }
+        let ordinal = used + 1
+        guard used < values.count else {
+            throw fail(.missingArgument,
+                       "\(spec) has no argument: the format string needs more than the \(values.count) given",
+                       hint: "pass one argument for every specifier, in order")
+        }
+        var raw = PredicateValue.unwrap(values[used])
+        if case .string(let s)? = raw as? PredicateValue { raw = s }
+        used += 1
+        let conversion = spec.last!
+        let typeName = raw.map { "\(type(of: $0))" } ?? "nil"
+        switch conversion {
+        case "K":
+            guard let key = raw as? String ?? (raw as? Substring).map(String.init) else {
+                throw fail(.argumentType, "%K needs a key-path string, but argument \(ordinal) is \(typeName)",
+                           hint: "pass the key name as a String, e.g. \"address.city\"")
+            }
+            let components = key.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+            guard !key.isEmpty, !components.contains(where: \.isEmpty) else {
+                throw fail(.argumentType, "%K argument \(ordinal) \"\(key)\" is not a key path",
+                           hint: "a key path is one or more non-empty keys joined by dots")
+            }
+            return .keyPath(components)
+        case "@":
+            if let e = raw as? ExpressionNode { return e }
+            guard let v = PredicateValue(any: raw) else {
+                throw fail(.argumentType, "%@ argument \(ordinal) of type \(typeName) has no predicate value",
+                           hint: "pass a string, number, Bool, Date, Data, array, set, dictionary, nil, or a PredicateValueConvertible")
+            }
+            return .constant(v)
+        case "d", "i", "D":
+            guard let v = Self.integer(raw) else {
+                throw fail(.argumentType, "\(spec) needs an integer, but argument \(ordinal) is \(typeName)",
+                           hint: "use %@ for values of other types")
+            }
+            return .constant(v)
+        case "u", "U", "o", "O", "x", "X":
+            guard let v = Self.integer(raw) else {
+                throw fail(.argumentType, "\(spec) needs an unsigned integer, but argument \(ordinal) is \(typeName)",
+                           hint: "use %@ for values of other types")
+            }
+            if case .int(let i) = v, i < 0 {
+                throw fail(.argumentType, "\(spec) needs an unsigned integer, but argument \(ordinal) is \(i)",
+                           hint: "use %d or %@ for negative numbers")
+            }
+            return .constant(v)
+        case "e", "E", "f", "F", "g", "G", "a", "A":
+            // %f's narrowing to Float is an Objective-C varargs artefact; PQL keeps the double.
+            guard let v = Self.floating(raw) else {
+                throw fail(.argumentType, "\(spec) needs a number, but argument \(ordinal) is \(typeName)",
+                           hint: "use %@ for values of other types")
+            }
+            return .constant(v)
+        case "c", "C":
+            if let i = Self.integer(raw) { return .constant(i) }
+            let s = raw as? String ?? (raw as? Character).map { String($0) }
+            guard let s, s.unicodeScalars.count == 1, let scalar = s.unicodeScalars.first,
+                  conversion == "C" || scalar.isASCII else {
+                throw fail(.argumentType, "\(spec) needs a character, but argument \(ordinal) is \(typeName)",
+                           hint: "pass a single Character; %c and %C produce its code as a number")
+            }
+            return .constant(.int(Int64(scalar.value)))
+        case "s", "S", "P":
+            guard let s = raw as? String ?? (raw as? Substring).map(String.init) else {
+                throw fail(.argumentType, "\(spec) needs a string, but argument \(ordinal) is \(typeName)",
+                           hint: "use %@ for values of other types")
+            }
+            return .constant(.string(s))
+        default:  // "p"
+            throw fail(.argumentType, "%p would pass a pointer, which has no meaning in a Swift predicate",
+                       hint: "use %@ with the value itself")
+        }
+    }
+
+    /// Every argument must be consumed: a surplus one is a mistake, not noise.
+    func checkAllUsed(source: String, end: Int) throws(PredicateFormatError) {
+        guard used < values.count else { return }
+        let extra = values.count - used
+        throw Diagnostics.error(.surplusArgument,
+                                "\(values.count) argument\(values.count == 1 ? " was" : "s were") given but the format string has \(used) specifier\(used == 1 ? "" : "s")",
+                                start: end, end: end, source: source, found: "\(extra) unused argument\(extra == 1 ? "" : "s")",
+                                hint: "remove the extra argument\(extra == 1 ? "" : "s"), or add %@ where \(extra == 1 ? "it belongs" : "they belong")")
+    }
+
+    private static func integer(_ raw: Any?) -> PredicateValue? {
+        guard let raw, let v = PredicateValue(any: raw) else { return nil }
+        switch v {
+        case .int, .bool: return v
+        case .decimal(let d) where d == d.rounded(): return v
+        default: return nil
+        }
+    }
+
+    private static func floating(_ raw: Any?) -> PredicateValue? {
+        guard let raw, let v = PredicateValue(any: raw) else { return nil }
+        switch v {
+        case .int, .double, .decimal: return v
+        default: return nil
+        }
+    }
+}
+
+extension Decimal {
+    func rounded() -> Decimal {
+        var source = self
+        var result = Decimal()
+        NSDecimalRound(&result, &source, 0, .plain)
+        return result
+    }
+}

@@ -1,0 +1,156 @@
+/// `$variables`: listing them and substituting values for them (spec §5.3).
+extension PredicateNode {
+    /// Replaces every `$name` found in `variables` with a constant holding its value; variables
+    /// not in the dictionary stay in place. A SUBQUERY's own variable is never replaced inside
+    /// that SUBQUERY.
+    ///
+    /// ```swift
+    /// let template = try PredicateNode(format: "age > $MIN AND city == $CITY")
+    /// let p = template.substituting(["MIN": 18, "CITY": "Paris"])
+    /// print(p)   // age > 18 AND city == "Paris"
+    /// ```
+    public func substituting(_ variables: [String: PredicateValue]) -> PredicateNode {
+        Substitution(values: variables.mapValues { ExpressionNode.constant($0) }).apply(self)
+    }
+
+    /// Replaces variables with expressions (an `NSExpression` in a substitution dictionary).
+    ///
+    /// ```swift
+    /// let p = try PredicateNode(format: "$KEY > 5").substituting(expressions: ["KEY": .keyPath(["age"])])
+    /// print(p)   // age > 5
+    /// ```
+    public func substituting(expressions: [String: ExpressionNode]) -> PredicateNode {
+        Substitution(values: expressions).apply(self)
+    }
+
+    /// Replaces variables with Swift values, converted as `%@` arguments are. `NSNull` and nil
+    /// become the nil constant, which is how a template tests for a missing value.
+    ///
+    /// ```swift
+    /// let p = try PredicateNode(format: "date == $D").substitutingValues(["D": nil])
+    /// print(p)   // date == nil
+    /// ```
+    /// - Throws: ``PredicateFormatError`` (`.argumentType`) naming the variable whose value has
+    ///   no predicate value, positioned on that variable in the canonical text.
+    public func substitutingValues(_ variables: [String: Any?]) throws(PredicateFormatError) -> PredicateNode {
+        var converted: [String: ExpressionNode] = [:]
+        for (name, raw) in variables {
+            if let e = PredicateValue.unwrap(raw) as? ExpressionNode { converted[name] = e; continue }
+            guard let v = PredicateValue(any: raw) else {
+                let text = description
+                let needle = "$" + name
+                let offset = text.range(of: needle).map { text.utf8.distance(from: text.utf8.startIndex, to: $0.lowerBound) } ?? 0
+                let typeName = PredicateValue.unwrap(raw).map { "\(type(of: $0))" } ?? "nil"
+                throw Diagnostics.error(.argumentType, "the value for $\(name) of type \(typeName) has no predicate value",
+                                        start: offset, end: offset + needle.utf8.count, source: text,
+                                        hint: "pass a string, number, Bool, Date, Data, array, set, dictionary or nil")
+            }
+            converted[name] = .constant(v)
+        }
+        return Substitution(values: converted).apply(self)
+    }
+
+    /// The names of the variables the predicate reads, excluding SUBQUERY iteration variables
+    /// inside their SUBQUERY and `:=` targets.
+    ///
+    /// ```swift
+    /// try PredicateNode(format: "a == $X OR SUBQUERY(k, $k, $k > $Y).@count > 0").variableNames
+    /// // ["X", "Y"]
+    /// ```
+    public var variableNames: Set<String> {
+        var names = Set<String>()
+        VariableCollector.collect(self, bound: [], into: &names)
+        return names
+    }
+}
+
+extension ExpressionNode {
+    /// Replaces variables with constants, as ``PredicateNode/substituting(_:)`` does.
+    public func substituting(_ variables: [String: PredicateValue]) -> ExpressionNode {
+        Substitution(values: variables.mapValues { ExpressionNode.constant($0) }).apply(self)
+    }
+}
+
+/// One walk of the tree that replaces free variables.
+private struct Substitution {
+    var values: [String: ExpressionNode]
+
+    func apply(_ p: PredicateNode) -> PredicateNode {
+        switch p {
+        case .constant: return p
+        case .comparison(var c):
+            c.lhs = apply(c.lhs)
+            c.rhs = apply(c.rhs)
+            return .comparison(c)
+        case .and(let ps): return .and(ps.map(apply))
+        case .or(let ps): return .or(ps.map(apply))
+        case .not(let inner): return .not(apply(inner))
+        }
+    }
+
+    func apply(_ e: ExpressionNode) -> ExpressionNode {
+        switch e {
+        case .constant, .evaluatedObject, .keyPath, .anyKey: return e
+        case .variable(let name): return values[name] ?? e
+        case .keyPathOn(let operand, let path): return .keyPathOn(apply(operand), path)
+        case .aggregate(let es): return .aggregate(es.map(apply))
+        case .function(let f, let args): return .function(f, args.map(apply))
+        case .index(let base, let sub):
+            if case .expression(let i) = sub { return .index(apply(base), .expression(apply(i))) }
+            return .index(apply(base), sub)
+        case .customFunction(let target, let selector, let args):
+            return .customFunction(target: apply(target), selector: selector, arguments: args.map(apply))
+        case .cast(let v, let t): return .cast(apply(v), type: apply(t))
+        case .ternary(let p, let a, let b): return .ternary(apply(p), apply(a), apply(b))
+        case .subquery(let collection, let variable, let predicate):
+            var inner = self
+            inner.values[variable] = nil  // the iteration variable shadows a substitution
+            return .subquery(collection: apply(collection), variable: variable, predicate: inner.apply(predicate))
+        case .assignment(let variable, let value): return .assignment(variable: variable, value: apply(value))
+        case .setOperation(let op, let a, let b): return .setOperation(op, apply(a), apply(b))
+        }
+    }
+}
+
+private enum VariableCollector {
+    static func collect(_ p: PredicateNode, bound: Set<String>, into names: inout Set<String>) {
+        switch p {
+        case .constant: break
+        case .comparison(let c):
+            collect(c.lhs, bound: bound, into: &names)
+            collect(c.rhs, bound: bound, into: &names)
+        case .and(let ps), .or(let ps): for q in ps { collect(q, bound: bound, into: &names) }
+        case .not(let q): collect(q, bound: bound, into: &names)
+        }
+    }
+
+    static func collect(_ e: ExpressionNode, bound: Set<String>, into names: inout Set<String>) {
+        switch e {
+        case .constant, .evaluatedObject, .keyPath, .anyKey: break
+        case .variable(let name): if !bound.contains(name) { names.insert(name) }
+        case .keyPathOn(let operand, _): collect(operand, bound: bound, into: &names)
+        case .aggregate(let es): for x in es { collect(x, bound: bound, into: &names) }
+        case .function(_, let args): for x in args { collect(x, bound: bound, into: &names) }
+        case .index(let base, let sub):
+            collect(base, bound: bound, into: &names)
+            if case .expression(let i) = sub { collect(i, bound: bound, into: &names) }
+        case .customFunction(let target, _, let args):
+            collect(target, bound: bound, into: &names)
+            for x in args { collect(x, bound: bound, into: &names) }
+        case .cast(let v, let t):
+            collect(v, bound: bound, into: &names)
+            collect(t, bound: bound, into: &names)
+        case .ternary(let p, let a, let b):
+            collect(p, bound: bound, into: &names)
+            collect(a, bound: bound, into: &names)
+            collect(b, bound: bound, into: &names)
+        case .subquery(let collection, let variable, let predicate):
+            collect(collection, bound: bound, into: &names)
+            collect(predicate, bound: bound.union([variable]), into: &names)
+        case .assignment(_, let value): collect(value, bound: bound, into: &names)
+        case .setOperation(_, let a, let b):
+            collect(a, bound: bound, into: &names)
+            collect(b, bound: bound, into: &names)
+        }
+    }
+}

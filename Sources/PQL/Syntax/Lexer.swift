@@ -1,0 +1,585 @@
+/// Turns format-string bytes into tokens (spec §1).
+///
+/// One pass over UTF-8 with longest-match operators; keywords are found without allocating;
+/// string escapes are decoded here so the parser sees values. Every failure is a
+/// ``PredicateFormatError`` with the offending range.
+struct Lexer {
+    private let bytes: UnsafeBufferPointer<UInt8>
+    private let source: String
+    private var pos = 0
+
+    init(bytes: UnsafeBufferPointer<UInt8>, source: String) {
+        self.bytes = bytes
+        self.source = source
+    }
+
+    /// All tokens, ending with `.eof`.
+    mutating func tokenize() throws(PredicateFormatError) -> [Token] {
+        var tokens: [Token] = []
+        tokens.reserveCapacity(bytes.count / 3 + 2)
+        while true {
+            let hadSpace = skipWhitespace()
+            var token = try next()
+            token.spaceBefore = hadSpace
+            tokens.append(token)
+            if token.kind == .eof { return tokens }
+        }
+    }
+
+    // MARK: - Dispatch
+
+    private mutating func skipWhitespace() -> Bool {
+        let start = pos
+        while pos < bytes.count {
+            switch bytes[pos] {
+            case 0x20, 0x09, 0x0A, 0x0D: pos += 1
+            default: return pos != start
+            }
+        }
+        return pos != start
+    }
+
+    private func peek(_ offset: Int = 0) -> UInt8 {
+        let i = pos + offset
+        return i < bytes.count ? bytes[i] : 0
+    }
+
+    private mutating func next() throws(PredicateFormatError) -> Token {
+        let start = pos
+        guard pos < bytes.count else { return Token(.eof, pos, pos) }
+        let c = bytes[pos]
+        switch c {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "_"):
+            return try word()
+        case UInt8(ascii: "0")...UInt8(ascii: "9"):
+            return try number()
+        case UInt8(ascii: "'"), UInt8(ascii: "\""):
+            return try string()
+        case UInt8(ascii: "#"):
+            return try escapedIdentifier()
+        case UInt8(ascii: "$"):
+            return try variable()
+        case UInt8(ascii: "@"):
+            return try collectionOperator()
+        case UInt8(ascii: "%"):
+            return try formatSpecifier()
+        case 0x80...:
+            if let end = unicodeIdentifierEnd(from: pos) {
+                pos = end
+                var t = Token(.identifier, start, end)
+                t.text = text(start, end)
+                return t
+            }
+            throw invalidCharacter(at: start)
+        default:
+            return try punctuation()
+        }
+    }
+
+    // MARK: - Words
+
+    private static func isIdentStart(_ b: UInt8) -> Bool {
+        (b >= 0x61 && b <= 0x7A) || (b >= 0x41 && b <= 0x5A) || b == 0x5F
+    }
+
+    private static func isIdentContinue(_ b: UInt8) -> Bool {
+        isIdentStart(b) || (b >= 0x30 && b <= 0x39)
+    }
+
+    /// The end of an identifier starting at `from`, accepting Unicode letters (XID) as an
+    /// extension (spec §1.4); nil if no identifier starts there.
+    private func unicodeIdentifierEnd(from: Int) -> Int? {
+        var i = from
+        var first = true
+        while i < bytes.count {
+            let b = bytes[i]
+            if b < 0x80 {
+                if first ? Self.isIdentStart(b) : Self.isIdentContinue(b) { i += 1; first = false; continue }
+                break
+            }
+            guard let (scalar, len) = decodeScalar(at: i) else { break }
+            let ok = first ? (scalar.properties.isXIDStart || scalar == "_") : scalar.properties.isXIDContinue
+            guard ok else { break }
+            i += len
+            first = false
+        }
+        return i > from ? i : nil
+    }
+
+    private func decodeScalar(at i: Int) -> (Unicode.Scalar, Int)? {
+        let b0 = bytes[i]
+        var len = 0
+        var value: UInt32 = 0
+        switch b0 {
+        case 0xC2...0xDF: len = 2; value = UInt32(b0 & 0x1F)
+        case 0xE0...0xEF: len = 3; value = UInt32(b0 & 0x0F)
+        case 0xF0...0xF4: len = 4; value = UInt32(b0 & 0x07)
+        default: return nil
+        }
+        guard i + len <= bytes.count else { return nil }
+        for k in 1..<len { value = value << 6 | UInt32(bytes[i + k] & 0x3F) }
+        guard let s = Unicode.Scalar(value) else { return nil }
+        return (s, len)
+    }
+
+    private func text(_ start: Int, _ end: Int) -> String {
+        String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
+    }
+
+    private mutating func word() throws(PredicateFormatError) -> Token {
+        let start = pos
+        pos += 1
+        while pos < bytes.count && Self.isIdentContinue(bytes[pos]) { pos += 1 }
+        if pos < bytes.count && bytes[pos] >= 0x80, let end = unicodeIdentifierEnd(from: start) {
+            pos = end
+        }
+        // UTI-CONFORMS-TO and UTI-EQUALS contain hyphens (spec §1.2).
+        if pos - start == 3 && peek() == UInt8(ascii: "-") && matchesUpper("UTI", at: start) {
+            if matchesUpper("-CONFORMS-TO", at: pos) && !Self.isIdentContinue(peek(12)) {
+                pos += 12
+                var t = Token(.keyword, start, pos)
+                t.keyword = .utiConformsTo
+                return t
+            }
+            if matchesUpper("-EQUALS", at: pos) && !Self.isIdentContinue(peek(7)) {
+                pos += 7
+                var t = Token(.keyword, start, pos)
+                t.keyword = .utiEquals
+                return t
+            }
+        }
+        if let k = Keyword.lookup(bytes, start, pos) {
+            var t = Token(.keyword, start, pos)
+            t.keyword = k
+            return t
+        }
+        var t = Token(.identifier, start, pos)
+        t.text = text(start, pos)
+        return t
+    }
+
+    private func matchesUpper(_ word: String, at i: Int) -> Bool {
+        var k = i
+        for w in word.utf8 {
+            guard k < bytes.count else { return false }
+            var b = bytes[k]
+            if b >= 0x61 && b <= 0x7A { b -= 0x20 }
+            if b != w { return false }
+            k += 1
+        }
+        return true
+    }
+
+    /// `#word` (a reserved word used as a key) or `#"any text"` (PQL's escape for keys that are
+    /// not identifiers, so that every key path prints re-parseably).
+    private mutating func escapedIdentifier() throws(PredicateFormatError) -> Token {
+        let start = pos
+        pos += 1
+        if peek() == UInt8(ascii: "\"") || peek() == UInt8(ascii: "'") {
+            let s = try string()
+            var t = Token(.identifier, start, pos)
+            t.text = s.text
+            t.escaped = true
+            return t
+        }
+        guard let end = unicodeIdentifierEnd(from: pos) else {
+            throw error(.unexpectedToken, "expected a key name after '#'", start, pos + (pos < bytes.count ? 1 : 0),
+                        hint: "'#' escapes a reserved word used as a key, as in #size or #first")
+        }
+        pos = end
+        var t = Token(.identifier, start, end)
+        t.text = text(start + 1, end)
+        t.escaped = true
+        return t
+    }
+
+    private mutating func variable() throws(PredicateFormatError) -> Token {
+        let start = pos
+        pos += 1
+        var nameStart = pos
+        if peek() == UInt8(ascii: "#") { pos += 1; nameStart = pos }
+        guard let end = unicodeIdentifierEnd(from: pos) else {
+            throw error(.unexpectedToken, "expected a variable name after '$'", start, min(pos + 1, bytes.count),
+                        hint: "variables are written $name; a name starts with a letter or '_'")
+        }
+        pos = end
+        var t = Token(.variable, start, end)
+        t.text = text(nameStart, end)
+        return t
+    }
+
+    private mutating func collectionOperator() throws(PredicateFormatError) -> Token {
+        let start = pos
+        pos += 1
+        guard let end = unicodeIdentifierEnd(from: pos) else {
+            throw error(.unexpectedToken, "expected a collection operator name after '@'", start, min(pos + 1, bytes.count),
+                        hint: "collection operators are @count, @sum, @avg, @min, @max, @distinctUnionOfObjects…")
+        }
+        pos = end
+        var t = Token(.collectionOperator, start, end)
+        t.text = text(start, end)
+        return t
+    }
+
+    // MARK: - Numbers
+
+    private mutating func number() throws(PredicateFormatError) -> Token {
+        let start = pos
+        if bytes[pos] == UInt8(ascii: "0"), pos + 1 < bytes.count {
+            let radix: UInt64?
+            switch bytes[pos + 1] | 0x20 {
+            case UInt8(ascii: "x"): radix = 16
+            case UInt8(ascii: "o"): radix = 8
+            case UInt8(ascii: "b"): radix = 2
+            default: radix = nil
+            }
+            if let radix { return try radixInteger(radix, start: start) }
+        }
+        var magnitude: UInt64? = 0
+        while pos < bytes.count, bytes[pos] >= 0x30, bytes[pos] <= 0x39 {
+            let d = UInt64(bytes[pos] - 0x30)
+            if let m = magnitude {
+                let (p, o1) = m.multipliedReportingOverflow(by: 10)
+                let (s, o2) = p.addingReportingOverflow(d)
+                magnitude = (o1 || o2) ? nil : s
+            }
+            pos += 1
+        }
+        var isFloat = false
+        if peek() == UInt8(ascii: "."), peek(1) >= 0x30, peek(1) <= 0x39 {
+            isFloat = true
+            pos += 1
+            while pos < bytes.count, bytes[pos] >= 0x30, bytes[pos] <= 0x39 { pos += 1 }
+        }
+        if peek() | 0x20 == UInt8(ascii: "e") {
+            var k = 1
+            if peek(k) == UInt8(ascii: "+") || peek(k) == UInt8(ascii: "-") { k += 1 }
+            guard peek(k) >= 0x30 && peek(k) <= 0x39 else {
+                throw error(.invalidNumber, "the exponent of this number has no digits", start, pos + k,
+                            hint: "write an exponent such as 1e5 or 2.5e-3")
+            }
+            isFloat = true
+            pos += k
+            while pos < bytes.count, bytes[pos] >= 0x30, bytes[pos] <= 0x39 { pos += 1 }
+        }
+        try rejectTrailingLetters(start: start, what: "number")
+        if isFloat || magnitude == nil {
+            var t = Token(.float, start, pos)
+            t.double = Double(text(start, pos)) ?? .infinity
+            return t
+        }
+        var t = Token(.integer, start, pos)
+        t.integer = magnitude
+        return t
+    }
+
+    private mutating func radixInteger(_ radix: UInt64, start: Int) throws(PredicateFormatError) -> Token {
+        pos += 2
+        let digitsStart = pos
+        var value: UInt64 = 0
+        var overflow = false
+        while pos < bytes.count {
+            let b = bytes[pos]
+            let d: UInt64
+            switch b {
+            case 0x30...0x39: d = UInt64(b - 0x30)
+            case 0x61...0x66: d = UInt64(b - 0x61 + 10)
+            case 0x41...0x46: d = UInt64(b - 0x41 + 10)
+            default: d = 99
+            }
+            guard d < radix else { break }
+            let (p, o1) = value.multipliedReportingOverflow(by: radix)
+            let (s, o2) = p.addingReportingOverflow(d)
+            overflow = overflow || o1 || o2
+            value = s
+            pos += 1
+        }
+        let name = radix == 16 ? "hexadecimal" : (radix == 8 ? "octal" : "binary")
+        if pos == digitsStart {
+            throw error(.invalidNumber, "this \(name) number has no digits", start, min(pos + 1, bytes.count),
+                        hint: radix == 16 ? "write 0x1F" : (radix == 8 ? "write 0o17" : "write 0b101"))
+        }
+        try rejectTrailingLetters(start: start, what: "\(name) number")
+        if overflow {
+            throw error(.invalidNumber, "this \(name) number does not fit in 64 bits", start, pos)
+        }
+        var t = Token(.integer, start, pos)
+        t.integer = value
+        return t
+    }
+
+    /// `12abc`, `0x1G`, `5.5.5`: a number glued to more word characters is one mistake, not two tokens.
+    private mutating func rejectTrailingLetters(start: Int, what: String) throws(PredicateFormatError) {
+        guard pos < bytes.count, Self.isIdentContinue(bytes[pos]) || bytes[pos] >= 0x80 else { return }
+        var end = pos
+        while end < bytes.count && (Self.isIdentContinue(bytes[end]) || bytes[end] >= 0x80) { end += 1 }
+        throw error(.invalidNumber, "invalid \(what) '\(text(start, end))'", start, end,
+                    hint: "separate a number from the next word with a space, or write a key that starts with a letter")
+    }
+
+    // MARK: - Strings
+
+    /// A quoted string with the escapes of spec §1.6.
+    private mutating func string() throws(PredicateFormatError) -> Token {
+        let start = pos
+        let quote = bytes[pos]
+        pos += 1
+        var contentStart = pos
+        var decoded: [UInt8]? = nil  // only built when an escape occurs
+        while true {
+            guard pos < bytes.count else {
+                throw error(.unterminatedString, "this string is never closed", start, pos,
+                            hint: "end the string with \(quote == 0x22 ? "\"" : "'")")
+            }
+            let b = bytes[pos]
+            if b == quote { break }
+            if b != UInt8(ascii: "\\") { pos += 1; continue }
+            if decoded == nil { decoded = [] }
+            decoded!.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[contentStart..<pos]))
+            try escape(into: &decoded!)
+            contentStart = pos
+        }
+        var t = Token(.string, start, pos + 1)
+        if var d = decoded {
+            d.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[contentStart..<pos]))
+            guard let s = String(validating: d, as: UTF8.self) else {
+                throw error(.invalidEscape, "the escapes in this string do not form valid UTF-8", start, pos + 1,
+                            hint: "use \\u with four hex digits for characters outside ASCII")
+            }
+            t.text = s
+        } else {
+            t.text = text(contentStart, pos)
+        }
+        pos += 1
+        return t
+    }
+
+    private mutating func escape(into out: inout [UInt8]) throws(PredicateFormatError) {
+        let start = pos
+        pos += 1  // the backslash
+        guard pos < bytes.count else {
+            throw error(.unterminatedString, "this string ends in the middle of an escape", start, pos,
+                        hint: "write \\\\ for a backslash")
+        }
+        let c = bytes[pos]
+        pos += 1
+        switch c {
+        case UInt8(ascii: "n"): out.append(0x0A)
+        case UInt8(ascii: "r"): out.append(0x0D)
+        case UInt8(ascii: "t"): out.append(0x09)
+        case UInt8(ascii: "a"): out.append(0x07)
+        case UInt8(ascii: "b"): out.append(0x08)
+        case UInt8(ascii: "f"): out.append(0x0C)
+        case UInt8(ascii: "v"): out.append(0x0B)
+        case UInt8(ascii: "0")...UInt8(ascii: "7"):
+            var value = UInt32(c - 0x30)
+            var n = 1
+            while n < 3, pos < bytes.count, bytes[pos] >= 0x30, bytes[pos] <= 0x37 {
+                value = value * 8 + UInt32(bytes[pos] - 0x30)
+                pos += 1
+                n += 1
+            }
+            appendScalar(value, into: &out)
+        case UInt8(ascii: "x"), UInt8(ascii: "X"):
+            let v = try hexDigits(2, escapeStart: start)
+            appendScalar(v, into: &out)
+        case UInt8(ascii: "u"), UInt8(ascii: "U"):
+            var v = try hexDigits(4, escapeStart: start)
+            if (0xD800...0xDBFF).contains(v) {
+                // A high surrogate must be followed by \u and a low surrogate.
+                guard peek() == UInt8(ascii: "\\"), peek(1) | 0x20 == UInt8(ascii: "u") else {
+                    throw error(.invalidEscape, "a \\u escape for a high surrogate must be followed by a low surrogate",
+                                start, pos, hint: "write the character itself, or both halves: \\uD83D\\uDE00")
+                }
+                pos += 2
+                let low = try hexDigits(4, escapeStart: start)
+                guard (0xDC00...0xDFFF).contains(low) else {
+                    throw error(.invalidEscape, "\\u escape \(String(low, radix: 16)) is not a low surrogate", start, pos)
+                }
+                v = 0x10000 + ((v - 0xD800) << 10) + (low - 0xDC00)
+            } else if (0xDC00...0xDFFF).contains(v) {
+                throw error(.invalidEscape, "a \\u escape cannot be a lone low surrogate", start, pos)
+            }
+            appendScalar(v, into: &out)
+        default:
+            // Any other escaped character stands for itself (spec §1.6), including multi-byte ones.
+            out.append(c)
+        }
+    }
+
+    private mutating func hexDigits(_ count: Int, escapeStart: Int) throws(PredicateFormatError) -> UInt32 {
+        var v: UInt32 = 0
+        for _ in 0..<count {
+            let b = peek()
+            let d: UInt32
+            switch b {
+            case 0x30...0x39: d = UInt32(b - 0x30)
+            case 0x61...0x66: d = UInt32(b - 0x61 + 10)
+            case 0x41...0x46: d = UInt32(b - 0x41 + 10)
+            default:
+                throw error(.invalidEscape, "this escape needs \(count) hexadecimal digits", escapeStart,
+                            min(pos + 1, bytes.count), hint: count == 2 ? "write \\x41" : "write \\u00E9")
+            }
+            v = v * 16 + d
+            pos += 1
+        }
+        return v
+    }
+
+    private func appendScalar(_ v: UInt32, into out: inout [UInt8]) {
+        let scalar = Unicode.Scalar(v) ?? "\u{FFFD}"
+        out.append(contentsOf: Array(String(Character(scalar)).utf8))
+    }
+
+    // MARK: - Format specifiers
+
+    /// `%@`, `%K`, `%%`, and the C conversions of spec §5.2 with length modifiers; width and
+    /// precision digits are accepted and ignored, positional forms (`%1$@`) rejected.
+    private mutating func formatSpecifier() throws(PredicateFormatError) -> Token {
+        let start = pos
+        pos += 1
+        if peek() == UInt8(ascii: "%") {
+            pos += 1
+            var t = Token(.formatSpecifier, start, pos)
+            t.text = "%%"
+            return t
+        }
+        // Flags, width, precision.
+        var sawDigits = false
+        while pos < bytes.count {
+            let b = bytes[pos]
+            if b == UInt8(ascii: "-") || b == UInt8(ascii: "+") || b == UInt8(ascii: " ") || b == UInt8(ascii: "#") || b == UInt8(ascii: ".") {
+                pos += 1
+            } else if b >= 0x30 && b <= 0x39 {
+                sawDigits = true
+                pos += 1
+            } else if b == UInt8(ascii: "$") && sawDigits {
+                throw error(.badSpecifier, "positional format specifiers such as %1$@ are not supported", start, pos + 1,
+                            hint: "arguments bind to specifiers in order; reorder the arguments instead")
+            } else {
+                break
+            }
+        }
+        // Length modifiers.
+        while pos < bytes.count, [UInt8(ascii: "h"), UInt8(ascii: "l"), UInt8(ascii: "q"), UInt8(ascii: "L"),
+                                  UInt8(ascii: "z"), UInt8(ascii: "t"), UInt8(ascii: "j")].contains(bytes[pos]) {
+            pos += 1
+        }
+        guard pos < bytes.count else {
+            throw error(.badSpecifier, "a '%' at the end of the format string starts no format specifier", start, pos,
+                        hint: "use %@ for a value, %K for a key path, %% for a literal percent sign")
+        }
+        let conversion = bytes[pos]
+        let valid = "@KdiDuUoOxXcCeEfFgGaAsSpP".utf8
+        guard valid.contains(conversion) else {
+            let end = conversion >= 0x80 ? (decodeScalar(at: pos).map { pos + $0.1 } ?? pos + 1) : pos + 1
+            let shown = text(start, end)
+            let hint: String = conversion == UInt8(ascii: "k")
+                ? "the key-path specifier is upper-case: %K"
+                : "use %@ for a value, %K for a key path, %d for an integer, %f for a double, %% for a percent sign"
+            throw error(.badSpecifier, "unrecognized conversion specifier '\(shown)' in format string", start, end,
+                        hint: hint)
+        }
+        pos += 1
+        var t = Token(.formatSpecifier, start, pos)
+        t.text = text(start, pos)
+        return t
+    }
+
+    // MARK: - Punctuation
+
+    private mutating func punctuation() throws(PredicateFormatError) -> Token {
+        let start = pos
+        let c = bytes[pos]
+        let n = peek(1)
+        func one(_ k: Token.Kind) -> Token { pos += 1; return Token(k, start, pos) }
+        func two(_ k: Token.Kind) -> Token { pos += 2; return Token(k, start, pos) }
+        switch c {
+        case UInt8(ascii: "("): return one(.leftParen)
+        case UInt8(ascii: ")"): return one(.rightParen)
+        case UInt8(ascii: "{"): return one(.leftBrace)
+        case UInt8(ascii: "}"): return one(.rightBrace)
+        case UInt8(ascii: "["): return one(.leftBracket)
+        case UInt8(ascii: "]"): return one(.rightBracket)
+        case UInt8(ascii: ","): return one(.comma)
+        case UInt8(ascii: "."):
+            if n >= 0x30 && n <= 0x39 {
+                throw error(.invalidNumber, "a number cannot start with '.'", start, start + 1,
+                            hint: "write a leading zero, as in 0.5")
+            }
+            return one(.dot)
+        case UInt8(ascii: ":"): return n == UInt8(ascii: "=") ? two(.assign) : one(.colon)
+        case UInt8(ascii: "="):
+            if n == UInt8(ascii: "=") { return two(.equal) }
+            if n == UInt8(ascii: "<") { return two(.lessEqual) }
+            if n == UInt8(ascii: ">") { return two(.greaterEqual) }
+            return one(.equal)
+        case UInt8(ascii: "!"): return n == UInt8(ascii: "=") ? two(.notEqual) : one(.bang)
+        case UInt8(ascii: "<"):
+            if n == UInt8(ascii: "=") { return two(.lessEqual) }
+            if n == UInt8(ascii: ">") { return two(.notEqual) }
+            if n == UInt8(ascii: "<") { return two(.shiftLeft) }
+            return one(.less)
+        case UInt8(ascii: ">"):
+            if n == UInt8(ascii: "=") { return two(.greaterEqual) }
+            if n == UInt8(ascii: ">") { return two(.shiftRight) }
+            return one(.greater)
+        case UInt8(ascii: "&"): return n == UInt8(ascii: "&") ? two(.andAnd) : one(.ampersand)
+        case UInt8(ascii: "|"): return n == UInt8(ascii: "|") ? two(.orOr) : one(.pipe)
+        case UInt8(ascii: "+"): return one(.plus)
+        case UInt8(ascii: "-"): return one(.minus)
+        case UInt8(ascii: "*"): return n == UInt8(ascii: "*") ? two(.starStar) : one(.star)
+        case UInt8(ascii: "/"):
+            if n == UInt8(ascii: "*") || n == UInt8(ascii: "/") {
+                throw error(.invalidCharacter, "the predicate language has no comments", start, start + 2,
+                            hint: "remove the comment")
+            }
+            return one(.slash)
+        case UInt8(ascii: "^"): return one(.caret)
+        case UInt8(ascii: "~"): return one(.tilde)
+        case UInt8(ascii: "?"):
+            throw error(.invalidCharacter, "'?' is not a token of the predicate language", start, start + 1,
+                        hint: "use %@ for an argument or $name for a variable")
+        default:
+            throw invalidCharacter(at: start)
+        }
+    }
+
+    // MARK: - Errors
+
+    private func invalidCharacter(at start: Int) -> PredicateFormatError {
+        var end = start + 1
+        if bytes[start] >= 0x80, let (_, len) = decodeScalar(at: start) { end = start + len }
+        let shown = text(start, end)
+        let code = shown.unicodeScalars.first.map { "U+" + String($0.value, radix: 16, uppercase: true) } ?? ""
+        let printable = bytes[start] >= 0x20 && bytes[start] != 0x7F
+        return error(.invalidCharacter,
+                     printable ? "unexpected character '\(shown)'" : "unexpected control character \(code)",
+                     start, end, hint: bytes[start] == UInt8(ascii: ";")
+                        ? "the predicate language has no statements; combine conditions with AND or OR"
+                        : "strings must be quoted, as in name == 'Zoë'")
+    }
+
+    private func error(_ kind: PredicateFormatError.Kind, _ message: String, _ start: Int, _ end: Int,
+                       hint: String? = nil) -> PredicateFormatError {
+        Diagnostics.error(kind, message, start: start, end: end, source: source, hint: hint)
+    }
+}
+
+/// Builds errors with ranges from byte offsets.
+enum Diagnostics {
+    static func error(_ kind: PredicateFormatError.Kind, _ message: String, start: Int, end: Int,
+                      source: String, expected: [String] = [], found: String? = nil,
+                      hint: String? = nil) -> PredicateFormatError {
+        let range = SourceRange(offset: start, length: end - start, in: source)
+        let utf8 = source.utf8
+        let found = found ?? {
+            guard start < utf8.count else { return "end of input" }
+            let s = utf8.index(utf8.startIndex, offsetBy: start)
+            let e = utf8.index(utf8.startIndex, offsetBy: min(max(end, start + 1), utf8.count))
+            return "'" + String(decoding: utf8[s..<e], as: UTF8.self) + "'"
+        }()
+        return PredicateFormatError(kind: kind, message: message, range: range, expected: expected,
+                                    found: found, hint: hint, source: source)
+    }
+}

@@ -1,0 +1,148 @@
+import Foundation
+
+/// Grammar rules `builtin-call`, `function-call`, `cast-call`, `ternary-call`, `subquery`.
+extension Parser {
+    /// `name(args)` or `selector:(args)`, checked against the function table and its arity.
+    mutating func parseBuiltinCall(name: String, nameStart: Int) throws(PredicateFormatError) -> Parsed {
+        guard let function = BuiltinFunction(selector: name) else {
+            let suggestion = Spelling.nearest(to: name, in: BuiltinFunction.allSpellings)
+            throw error(.unknownFunction, "unknown function '\(name)'", from: nameStart, to: previousEnd,
+                        hint: suggestion.map { "did you mean \($0)?" }
+                            ?? "the functions are sum:, count:, min:, max:, average:, median:, mode:, stddev:, sqrt:, log:, ln:, exp:, floor:, ceiling:, trunc:, abs:, random, randomn:, now, uppercase:, lowercase:, length:, modulus:by:, raise:toPower: and the other selectors of Apple's NSExpression")
+        }
+        let (args, height) = try parseArgumentList()
+        guard args.count == function.arity else {
+            let expected = function.arity == 0 ? "no arguments" : (function.arity == 1 ? "1 argument" : "\(function.arity) arguments")
+            throw error(.wrongArgumentCount, "\(function.selector) takes \(expected), not \(args.count)",
+                        from: nameStart, to: previousEnd,
+                        hint: function == .random && args.count == 1 ? "for a random integer below n write randomn:(n)" : nil)
+        }
+        return (.function(function, args), height + 1)
+    }
+
+    /// `"(" , [ expression , { "," , expression } ] , ")"`.
+    mutating func parseArgumentList() throws(PredicateFormatError) -> ([ExpressionNode], Int) {
+        try enter()
+        defer { leave() }
+        try expect(.leftParen, "'('")
+        var args: [ExpressionNode] = []
+        var height = 0
+        if current.kind != .rightParen {
+            while true {
+                let e = try parseExpression()
+                args.append(e.node)
+                height = max(height, e.height)
+                if current.kind == .comma { advance(); continue }
+                break
+            }
+        }
+        try expect(.rightParen, "',' or ')'", hint: "separate arguments with commas and close the call with ')'")
+        try checkHeight(height + 1)
+        return (args, height)
+    }
+
+    /// `FUNCTION(target, "selector", args…)`: the selector must be a string constant.
+    mutating func parseFunctionForm() throws(PredicateFormatError) -> Parsed {
+        let start = current.start
+        advance()
+        let argsStart = current.start
+        let (args, height) = try parseArgumentList()
+        guard args.count >= 2 else {
+            throw error(.wrongArgumentCount, "FUNCTION takes a target, a selector string and the selector's arguments",
+                        from: start, to: previousEnd, hint: "write FUNCTION(SELF, 'myFunction:', argument)")
+        }
+        guard case .constant(.string(let selector)) = args[1] else {
+            throw error(.unexpectedToken, "the second argument of FUNCTION must be a selector string",
+                        from: argsStart, to: previousEnd, hint: "write the selector in quotes, as in FUNCTION(SELF, 'double:', 2)")
+        }
+        return (.customFunction(target: args[0], selector: selector, arguments: Array(args.dropFirst(2))), height + 1)
+    }
+
+    /// `TERNARY(predicate, whenTrue, whenFalse)`.
+    mutating func parseTernary() throws(PredicateFormatError) -> Parsed {
+        let start = current.start
+        advance()
+        try enter()
+        defer { leave() }
+        try expect(.leftParen, "'('")
+        let condition = try parsePredicateRule()
+        try expect(.comma, "',' after the condition", hint: "write TERNARY(condition, valueIfTrue, valueIfFalse)")
+        let a = try parseExpression()
+        try expect(.comma, "',' after the first value", hint: "write TERNARY(condition, valueIfTrue, valueIfFalse)")
+        let b = try parseExpression()
+        guard current.kind == .rightParen else {
+            throw error(.wrongArgumentCount, "TERNARY takes a condition and two values", from: start, to: current.end,
+                        hint: "write TERNARY(condition, valueIfTrue, valueIfFalse)")
+        }
+        advance()
+        let h = max(a.height, b.height) + 2
+        try checkHeight(h)
+        return (.ternary(condition, a.node, b.node), h)
+    }
+
+    /// `SUBQUERY(collection, $variable, predicate)`.
+    mutating func parseSubquery() throws(PredicateFormatError) -> Parsed {
+        advance()
+        try enter()
+        defer { leave() }
+        try expect(.leftParen, "'(' after SUBQUERY")
+        let collection = try parseExpression()
+        try expect(.comma, "',' after the collection", hint: "write SUBQUERY(collection, $x, $x.key > 1)")
+        guard current.kind == .variable else {
+            throw unexpected(expected: ["a $variable"], hint: "SUBQUERY names each element with a variable: SUBQUERY(items, $i, $i.price > 10)")
+        }
+        let variable = current.text
+        advance()
+        try expect(.comma, "',' after the variable", hint: "write SUBQUERY(collection, $x, $x.key > 1)")
+        let predicate = try parsePredicateRule()
+        try expect(.rightParen, "')' to close SUBQUERY")
+        let h = collection.height + 2
+        try checkHeight(h)
+        return (.subquery(collection: collection.node, variable: variable, predicate: predicate), h)
+    }
+
+    /// `CAST(value, type)`. A cast of a literal to a type that has no literal syntax is folded
+    /// into a constant: that is how such constants print (spec §7.2, D8), so they round-trip.
+    mutating func parseCast() throws(PredicateFormatError) -> Parsed {
+        let start = current.start
+        advance()
+        let (args, height) = try parseArgumentList()
+        guard args.count == 2 else {
+            throw error(.wrongArgumentCount, "CAST takes a value and a type name, not \(args.count) arguments",
+                        from: start, to: previousEnd, hint: "write CAST(value, 'NSNumber')")
+        }
+        if case .constant(let value) = args[0], case .constant(.string(let type)) = args[1],
+           let folded = CastFolding.fold(value, to: type) {
+            return (.constant(folded), 1)
+        }
+        return (.cast(args[0], type: args[1]), height + 1)
+    }
+}
+
+/// The constants that print as `CAST(literal, "Type")`, and the folding that reads them back.
+enum CastFolding {
+    static func fold(_ value: PredicateValue, to type: String) -> PredicateValue? {
+        switch (type, value) {
+        case ("NSDate", .int(let i)): return .date(Date(timeIntervalSinceReferenceDate: Double(i)))
+        case ("NSDate", .double(let d)) where d.isFinite: return .date(Date(timeIntervalSinceReferenceDate: d))
+        case ("NSSet", .array(let a)): return .set(a)
+        case ("NSDictionary", .array(let pairs)):
+            var d: [String: PredicateValue] = [:]
+            for pair in pairs {
+                guard case .array(let kv) = pair, kv.count == 2, case .string(let k) = kv[0] else { return nil }
+                d[k] = kv[1]
+            }
+            return .dictionary(d)
+        case ("NSDecimalNumber", .string(let s)):
+            guard let d = Decimal(string: s, locale: Locale(identifier: "en_US_POSIX")), !d.isNaN,
+                  PredicateValue.decimalText(d) == s else { return nil }
+            return .decimal(d)
+        case ("NSData", .string(let s)):
+            return Data(base64Encoded: s).map { .data($0) }
+        case ("NSNumber", .string("nan")): return .double(.nan)
+        case ("NSNumber", .string("inf")): return .double(.infinity)
+        case ("NSNumber", .string("-inf")): return .double(-.infinity)
+        default: return nil
+        }
+    }
+}

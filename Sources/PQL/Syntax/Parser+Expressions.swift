@@ -1,0 +1,290 @@
+/// Grammar rules `expression` … `primary` (grammar/predicate.ebnf, "expressions").
+extension Parser {
+    /// `expression = assignment`; `assignment = variable , ":=" , assignment | set-expression`.
+    mutating func parseExpression() throws(PredicateFormatError) -> Parsed {
+        try enter()
+        defer { leave() }
+        if current.kind == .variable, peek().kind == .assign {
+            let name = current.text
+            advance()
+            advance()
+            let value = try parseExpression()
+            try checkHeight(value.height + 1)
+            return (.assignment(variable: name, value: value.node), value.height + 1)
+        }
+        return try parseBinary(minLevel: 0, seed: nil)
+    }
+
+    /// `set-expression` … `power`: precedence climbing over ``PrecedenceTable/binaryLevels``.
+    /// `seed` is an operand already parsed (a parenthesised expression in predicate position).
+    mutating func parseBinary(minLevel: Int, seed: Parsed?) throws(PredicateFormatError) -> Parsed {
+        var lhs: Parsed
+        if let seed { lhs = seed } else { lhs = try parseUnary() }
+        while let (op, level) = PrecedenceTable.binaryOperator(current), level >= minLevel {
+            advance()
+            try enter()
+            let nextLevel = PrecedenceTable.rightAssociative.contains(op) ? level : level + 1
+            let rhs = try parseBinary(minLevel: nextLevel, seed: nil)
+            leave()
+            let height = max(lhs.height, rhs.height) + 1
+            try checkHeight(height)
+            switch op {
+            case .function(let f): lhs = (.function(f, [lhs.node, rhs.node]), height)
+            case .set(let s): lhs = (.setOperation(s, lhs.node, rhs.node), height)
+            }
+        }
+        return lhs
+    }
+
+    /// `unary = "-" , unary | "~" , unary | postfix`. A minus directly before a number literal
+    /// is folded into a negative constant (so `-9223372036854775808` is an integer).
+    mutating func parseUnary() throws(PredicateFormatError) -> Parsed {
+        switch current.kind {
+        case .minus:
+            let next = peek()
+            if next.kind == .integer || next.kind == .float {
+                advance()
+                let literal = current
+                advance()
+                let value: PredicateValue
+                if literal.kind == .float {
+                    value = .double(-literal.double)
+                } else if let m = literal.integer, m <= UInt64(Int64.max) + 1 {
+                    value = m == UInt64(Int64.max) + 1 ? .int(Int64.min) : .int(-Int64(m))
+                } else {
+                    value = .double(-integerLiteralAsDouble(literal))
+                }
+                return try postfixAfter((.constant(value), 1))
+            }
+            advance()
+            try enter()
+            defer { leave() }
+            let operand = try parseUnary()
+            try checkHeight(operand.height + 1)
+            return (.function(.negate, [operand.node]), operand.height + 1)
+        case .tilde:
+            advance()
+            try enter()
+            defer { leave() }
+            let operand = try parseUnary()
+            try checkHeight(operand.height + 1)
+            return (.function(.onesComplement, [operand.node]), operand.height + 1)
+        case .plus:
+            throw error(.unexpectedToken, "'+' cannot start an expression", hint: "remove the '+': numbers are positive unless negated")
+        default:
+            let primaryStart = current.kind
+            let primary = try parsePrimary()
+            return try parsePostfix(on: primary, parenthesized: primaryStart == .leftParen)
+        }
+    }
+
+    /// A folded negative literal is a primary too: `-1[0]` never happens, but `-5.x` is odd
+    /// enough that postfix after a negative literal is read as applying to the literal.
+    private mutating func postfixAfter(_ p: Parsed) throws(PredicateFormatError) -> Parsed {
+        try parsePostfix(on: p, parenthesized: true)
+    }
+
+    /// An integer literal too large for Int64, as the nearest double.
+    func integerLiteralAsDouble(_ t: Token) -> Double {
+        if let m = t.integer { return Double(m) }
+        return Double(text(from: t.start, to: t.end)) ?? .infinity
+    }
+
+    /// `postfix = primary , { "." , key-component | "[" , index-spec , "]" }`.
+    /// Dots after a key path extend that key path (one node for `a.b.c`); after anything else,
+    /// or after parentheses, they start a key path on that operand.
+    mutating func parsePostfix(on primary: Parsed, parenthesized: Bool) throws(PredicateFormatError) -> Parsed {
+        var e = primary
+        var fuse = !parenthesized
+        while true {
+            switch current.kind {
+            case .dot:
+                advance()
+                let component = try parseKeyComponent(after: e.node)
+                if fuse, case .keyPath(var path) = e.node {
+                    path.append(component)
+                    e = (.keyPath(path), e.height)
+                } else if fuse, case .keyPathOn(let operand, var path) = e.node {
+                    path.append(component)
+                    e = (.keyPathOn(operand, path), e.height)
+                } else {
+                    e = (.keyPathOn(e.node, [component]), e.height + 1)
+                }
+                fuse = true
+            case .leftBracket:
+                advance()
+                let sub: IndexSubscript
+                var subHeight = 0
+                if current.kind == .keyword, peek().kind == .rightBracket,
+                   let k = current.keyword, [.first, .last, .size].contains(k) {
+                    sub = k == .first ? .first : (k == .last ? .last : .size)
+                    advance()
+                } else {
+                    let idx = try parseExpression()
+                    sub = .expression(idx.node)
+                    subHeight = idx.height
+                }
+                try expect(.rightBracket, "']'", hint: "close the index with ']'")
+                let h = max(e.height, subHeight) + 1
+                try checkHeight(h)
+                e = (.index(e.node, sub), h)
+                fuse = false
+            default:
+                try checkHeight(e.height)
+                return e
+            }
+        }
+    }
+
+    /// `key-component = identifier | "#" , word | "@" , identifier`.
+    mutating func parseKeyComponent(after base: ExpressionNode) throws(PredicateFormatError) -> String {
+        let t = current
+        switch t.kind {
+        case .identifier, .collectionOperator:
+            advance()
+            return t.text
+        case .keyword:
+            let word = text(from: t.start, to: t.end)
+            throw error(.reservedWord, "\(t.keyword!.spelling) is a reserved word and cannot be a key as written",
+                        hint: "escape it with '#': .#\(word)")
+        default:
+            throw unexpected(expected: ["a key after '.'"], hint: "key paths are written a.b.c; numbers need a digit after '.', as in 2.5")
+        }
+    }
+
+    /// `primary`: literals, SELF, variables, format arguments, key paths, aggregates, calls and
+    /// the special forms.
+    mutating func parsePrimary() throws(PredicateFormatError) -> Parsed {
+        let t = current
+        switch t.kind {
+        case .integer:
+            advance()
+            if let m = t.integer, m <= UInt64(Int64.max) { return (.constant(.int(Int64(m))), 1) }
+            // Integers beyond Int64 become doubles (spec §1.5).
+            return (.constant(.double(integerLiteralAsDouble(t))), 1)
+        case .float:
+            advance()
+            return (.constant(.double(t.double)), 1)
+        case .string:
+            advance()
+            return (.constant(.string(t.text)), 1)
+        case .variable:
+            advance()
+            return (.variable(t.text), 1)
+        case .formatSpecifier:
+            advance()
+            let node = try arguments.bind(t, source: source)
+            return (node, 1)
+        case .collectionOperator:
+            advance()
+            return (.keyPath([t.text]), 1)
+        case .leftBrace:
+            return try parseAggregate()
+        case .leftParen:
+            try enter()
+            defer { leave() }
+            advance()
+            let inner = try parseExpression()
+            try expect(.rightParen, "')'", hint: "every '(' needs a matching ')'")
+            return inner
+        case .identifier:
+            return try parseIdentifierPrimary()
+        case .keyword:
+            return try parseKeywordPrimary()
+        case .eof:
+            throw unexpected(expected: ["an expression"], hint: "the predicate ends too early")
+        default:
+            throw unexpected(expected: ["an expression"])
+        }
+    }
+
+    /// A key path, a function call (`sum(x)`, `modulus:by:(a, b)`), or `FUNCTION`/`TERNARY`.
+    private mutating func parseIdentifierPrimary() throws(PredicateFormatError) -> Parsed {
+        let t = current
+        if !t.escaped, peek().kind == .leftParen {
+            if t.isContextual("FUNCTION") { return try parseFunctionForm() }
+            if t.isContextual("TERNARY") { return try parseTernary() }
+            advance()
+            return try parseBuiltinCall(name: t.text, nameStart: t.start)
+        }
+        if !t.escaped, peek().kind == .colon {
+            // A selector name: `sum:(…)`, `modulus:by:(…)`.
+            var name = ""
+            let start = t.start
+            while current.kind == .identifier, peek().kind == .colon {
+                name += current.text + ":"
+                advance()
+                advance()
+            }
+            guard current.kind == .leftParen else {
+                throw unexpected(expected: ["'(' after the function name \(name)"],
+                                 hint: "functions with several arguments are written with their whole selector, as in modulus:by:(10, 3)")
+            }
+            return try parseBuiltinCall(name: name, nameStart: start)
+        }
+        advance()
+        return (.keyPath([t.text]), 1)
+    }
+
+    /// Keywords that start a primary: literals, SELF, ANYKEY, SUBQUERY, CAST, FETCH.
+    private mutating func parseKeywordPrimary() throws(PredicateFormatError) -> Parsed {
+        let t = current
+        let k = t.keyword!
+        switch k {
+        case .true, .yes: advance(); return (.constant(.bool(true)), 1)
+        case .false, .no: advance(); return (.constant(.bool(false)), 1)
+        case .null, .nil: advance(); return (.constant(.null), 1)
+        case .self: advance(); return (.evaluatedObject, 1)
+        case .anyKey: advance(); return (.anyKey, 1)
+        case .subquery: return try parseSubquery()
+        case .cast: return try parseCast()
+        case .fetch:
+            throw error(.unsupported, "FETCH expressions need a Core Data managed object context and are not supported",
+                        hint: "run the inner fetch separately and pass its results with %@")
+        case .truePredicate, .falsePredicate:
+            throw error(.unexpectedToken, "\(k.spelling) is a predicate and cannot be used as a value",
+                        hint: "use YES or NO for a Boolean value")
+        case .any, .someQuantifier, .all, .noneQuantifier:
+            throw error(.unexpectedToken, "\(k.spelling) must stand at the start of a comparison",
+                        hint: "write \(k.spelling) collection.key == value")
+        case .not:
+            throw error(.unexpectedToken, "NOT negates a predicate and cannot be used inside a value",
+                        hint: "put NOT before the whole comparison: NOT (a == b)")
+        case .caseInsensitive, .ci:
+            throw error(.reservedWord, "\(k.spelling) is reserved and has no meaning in the language",
+                        hint: "for case-insensitive comparison write the [c] option, as in name ==[c] 'bob'; to use it as a key write #\(text(from: t.start, to: t.end))")
+        default:
+            let word = text(from: t.start, to: t.end)
+            throw error(.reservedWord, "\(k.spelling) is a reserved word and cannot be a key as written",
+                        hint: "escape it with '#': #\(word)")
+        }
+    }
+
+    /// `aggregate = "{" , [ expression , { "," , expression } ] , "}"`. All-constant aggregates
+    /// become one array constant, so `{1, 2}` and an array passed as `%@` are the same tree.
+    mutating func parseAggregate() throws(PredicateFormatError) -> Parsed {
+        try enter()
+        defer { leave() }
+        advance()
+        var elements: [ExpressionNode] = []
+        var height = 0
+        if current.kind != .rightBrace {
+            while true {
+                let e = try parseExpression()
+                elements.append(e.node)
+                height = max(height, e.height)
+                if current.kind == .comma { advance(); continue }
+                break
+            }
+        }
+        try expect(.rightBrace, "',' or '}'", hint: "separate elements with commas and close the list with '}'")
+        try checkHeight(height + 1)
+        var constants: [PredicateValue] = []
+        constants.reserveCapacity(elements.count)
+        for e in elements {
+            guard case .constant(let v) = e else { return (.aggregate(elements), height + 1) }
+            constants.append(v)
+        }
+        return (.constant(.array(constants)), max(1, height))
+    }
+}

@@ -1,0 +1,208 @@
+/// Grammar rules `predicate` … `comparison` (grammar/predicate.ebnf, "predicates").
+extension Parser {
+    /// What a parenthesis in predicate position turned out to hold. Deciding after the fact is
+    /// what keeps the parser free of backtracking: `(a > 1) OR b` and `(a + b) > 3` both work.
+    enum PredicateOrExpression {
+        case predicate(PredicateNode)
+        /// An expression and its source range, for the "bare expression" error.
+        case expression(Parsed, start: Int, end: Int)
+    }
+
+    /// `predicate = or-predicate`: the entry for every place a predicate must stand.
+    mutating func parsePredicateRule() throws(PredicateFormatError) -> PredicateNode {
+        // Two statements: a call on self would capture the parser before the argument advances it.
+        let parsed = try parseLogical(level: 0)
+        return try requirePredicate(parsed)
+    }
+
+    /// `or-predicate` and `and-predicate`: one rule per entry of ``PrecedenceTable/logical``.
+    /// Chains written without parentheses are flattened into one node.
+    mutating func parseLogical(level: Int) throws(PredicateFormatError) -> PredicateOrExpression {
+        let first = level + 1 < PrecedenceTable.logical.count
+            ? try parseLogical(level: level + 1) : try parseNot()
+        let connective = PrecedenceTable.logical[level]
+        guard PrecedenceTable.connective(current) == connective else { return first }
+        var operands: [PredicateNode] = []
+        operands.append(try requirePredicate(first))
+        while PrecedenceTable.connective(current) == connective {
+            advance()
+            let next = level + 1 < PrecedenceTable.logical.count
+                ? try parseLogical(level: level + 1) : try parseNot()
+            let operand = try requirePredicate(next)
+            operands.append(operand)
+        }
+        return .predicate(connective == .and ? .and(operands) : .or(operands))
+    }
+
+    /// `not-predicate = ( "NOT" | "!" ) , not-predicate | primary-predicate`.
+    mutating func parseNot() throws(PredicateFormatError) -> PredicateOrExpression {
+        guard current.isKeyword(.not) || current.kind == .bang else { return try parsePrimaryPredicate() }
+        try enter()
+        defer { leave() }
+        advance()
+        let operand = try parseNot()
+        return .predicate(.not(try requirePredicate(operand)))
+    }
+
+    /// `primary-predicate`: a parenthesised predicate, a constant predicate, or a comparison.
+    mutating func parsePrimaryPredicate() throws(PredicateFormatError) -> PredicateOrExpression {
+        let t = current
+        if t.kind == .keyword {
+            switch t.keyword {
+            case .truePredicate: advance(); return .predicate(.constant(true))
+            case .falsePredicate: advance(); return .predicate(.constant(false))
+            case .any, .someQuantifier, .all, .noneQuantifier: return .predicate(try parseQuantified())
+            default: break
+            }
+        }
+        let start = t.start
+        if t.kind == .leftParen {
+            try enter()
+            defer { leave() }
+            advance()
+            let inner = try parseLogical(level: 0)
+            try expect(.rightParen, "')'", hint: "every '(' needs a matching ')'")
+            switch inner {
+            case .predicate(let p):
+                if let op = PrecedenceTable.comparisonOperator(current) {
+                    throw error(.unexpectedToken, "a predicate in parentheses cannot be compared with \(op.symbol)",
+                                hint: "compare values, not conditions; use TERNARY(condition, a, b) to turn a condition into a value")
+                }
+                return .predicate(p)
+            case .expression(let e, _, _):
+                // A parenthesised expression: it may go on with postfix and binary operators.
+                let operand = try parsePostfix(on: e, parenthesized: true)
+                let whole = try parseBinary(minLevel: 0, seed: operand)
+                return try parseComparisonTail(whole, start: start)
+            }
+        }
+        let lhs = try parseExpression()
+        return try parseComparisonTail(lhs, start: start)
+    }
+
+    /// `comparison` with a quantifier: `ANY`, `SOME`, `ALL`, `NONE` (= `NOT ANY`).
+    mutating func parseQuantified() throws(PredicateFormatError) -> PredicateNode {
+        let q = current
+        advance()
+        if current.kind == .keyword, [Keyword.any, .someQuantifier, .all, .noneQuantifier].contains(current.keyword!) {
+            throw error(.unexpectedToken, "quantifiers cannot be nested",
+                        hint: "use one of ANY, ALL or NONE before the collection; nest collections with SUBQUERY")
+        }
+        let start = current.start
+        let lhs = try parseExpression()
+        let quantifier: Quantifier = q.keyword == .all ? .all : .any
+        guard case .predicate(let p) = try parseComparisonTail(lhs, start: start, quantifier: quantifier) else {
+            throw unexpected(expected: ["a comparison operator"],
+                             hint: "\(q.keyword!.spelling) needs a comparison, as in \(q.keyword!.spelling) tags == 'a'")
+        }
+        return q.keyword == .noneQuantifier ? .not(p) : p
+    }
+
+    /// After an expression: a comparison operator makes it a comparison; anything else leaves
+    /// it an expression for the caller to judge.
+    mutating func parseComparisonTail(_ lhs: Parsed, start: Int, quantifier: Quantifier = .direct)
+        throws(PredicateFormatError) -> PredicateOrExpression
+    {
+        let lhsEnd = previousEnd
+        guard let op = PrecedenceTable.comparisonOperator(current) else {
+            try rejectNegatedOperator(lhsStart: start, lhsEnd: lhsEnd)
+            try rejectCustomSelector()
+            return .expression(lhs, start: start, end: lhsEnd)
+        }
+        let opToken = current
+        advance()
+        let options = try parseOptions(for: op, opToken: opToken)
+        let rhsStart = current.start
+        let rhs = try parseExpression()
+        try checkHeight(max(lhs.height, rhs.height) + 1)
+        if let next = PrecedenceTable.comparisonOperator(current) {
+            let middle = text(from: rhsStart, to: previousEnd)
+            let first = text(from: start, to: lhsEnd)
+            // Read the third operand on a copy, only to quote it in the hint.
+            var probe = self
+            probe.advance()
+            let thirdStart = probe.current.start
+            let third = (try? probe.parseExpression()) != nil ? probe.text(from: thirdStart, to: probe.previousEnd) : "…"
+            let ascending: Set<ComparisonOperator> = [.lessThan, .lessThanOrEqual]
+            let hint = ascending.contains(op) && ascending.contains(next)
+                ? "write \(middle) BETWEEN {\(first), \(third)}, or join two comparisons with AND"
+                : "join two comparisons with AND: \(first) \(op.symbol) \(middle) AND \(middle) \(next.symbol) \(third)"
+            throw error(.chainedComparison, "comparisons cannot be chained", hint: hint)
+        }
+        return .predicate(.comparison(ComparisonNode(quantifier, lhs.node, op, rhs.node, options: options)))
+    }
+
+    /// `options = "[" , option-letter , { option-letter } , "]"`.
+    mutating func parseOptions(for op: ComparisonOperator, opToken: Token) throws(PredicateFormatError) -> ComparisonOptions {
+        guard current.kind == .leftBracket else { return [] }
+        let open = current
+        advance()
+        guard current.kind == .identifier || current.kind == .keyword else {
+            throw unexpected(expected: ["option letters such as c, d or cd"],
+                             hint: "options are c (case-insensitive), d (diacritic-insensitive), n (normalized), l (locale)")
+        }
+        let lettersToken = current
+        let letters = text(from: lettersToken.start, to: lettersToken.end)
+        var options: ComparisonOptions = []
+        for ch in letters.lowercased() {
+            guard let option = ComparisonOptions.letters.first(where: { $0.0 == ch })?.1 else {
+                throw error(.unexpectedToken, "unknown comparison option '\(ch)'", at: lettersToken,
+                            hint: "options are c (case-insensitive), d (diacritic-insensitive), n (normalized), l (locale)")
+            }
+            options.insert(option)
+        }
+        advance()
+        try expect(.rightBracket, "']'", hint: "close the options with ']', as in LIKE[cd]")
+        guard op.acceptsOptions else {
+            throw error(.unexpectedToken, "\(op.symbol) takes no options", from: open.start, to: previousEnd,
+                        hint: "remove \(text(from: open.start, to: previousEnd))")
+        }
+        return options
+    }
+
+    /// `x NOT IN y` and friends (decision D6): an error that shows the accepted spelling.
+    mutating func rejectNegatedOperator(lhsStart: Int, lhsEnd: Int) throws(PredicateFormatError) {
+        guard current.isKeyword(.not) || current.kind == .bang,
+              let op = PrecedenceTable.comparisonOperator(peek()) else { return }
+        let notToken = current
+        let lhsText = text(from: lhsStart, to: lhsEnd)
+        advance()
+        let opStart = current.start
+        advance()
+        _ = try? parseOptions(for: op, opToken: tokens[index - 1])
+        let opText = text(from: opStart, to: previousEnd)
+        var rhsText = "…"
+        let rhsStart = current.start
+        if (try? parseExpression()) != nil { rhsText = text(from: rhsStart, to: previousEnd) }
+        throw error(.negatedOperator, "NOT cannot negate an operator; negate the whole comparison",
+                    from: notToken.start, to: opStart + op.symbol.utf8.count,
+                    hint: "write NOT (\(lhsText) \(opText) \(rhsText))")
+    }
+
+    /// `self isKindOfClass: %@`: Apple's custom selector operators need the Objective-C runtime.
+    mutating func rejectCustomSelector() throws(PredicateFormatError) {
+        guard current.kind == .identifier, peek().kind == .colon else { return }
+        throw error(.unsupported, "custom selector operators ('\(current.text):') are not supported",
+                    from: current.start, to: peek().end,
+                    hint: "use a comparison operator, or FUNCTION(…) with a function registered in Swift")
+    }
+
+    /// A bare expression where a predicate is required is an error (decision D6).
+    func requirePredicate(_ x: PredicateOrExpression) throws(PredicateFormatError) -> PredicateNode {
+        switch x {
+        case .predicate(let p): return p
+        case .expression(let e, let start, let end):
+            let written = text(from: start, to: end)
+            let hint: String
+            switch e.node {
+            case .constant(.bool(true)): hint = "write TRUEPREDICATE for a predicate that is always true"
+            case .constant(.bool(false)): hint = "write FALSEPREDICATE for a predicate that is always false"
+            default: hint = "compare it with a value, as in \(written) == YES"
+            }
+            if current.kind == .identifier || current.kind == .keyword, let s = suggestionForStrayWord() {
+                throw unexpected(expected: ["a comparison operator"], hint: s)
+            }
+            throw error(.bareExpression, "\(written) is a value, not a predicate", from: start, to: end, hint: hint)
+        }
+    }
+}

@@ -1,0 +1,124 @@
+/// The one error type of PQL's front end: a format string that does not parse, or format
+/// arguments that do not fit it.
+///
+/// It carries what went wrong, where (``range``), what the parser expected and found, and a fix
+/// hint where one is likely. ``rendered`` shows the source line with a caret under the problem.
+///
+/// ```swift
+/// do {
+///     _ = try PredicateNode(format: "name NOT IN {'a'}")
+/// } catch let error as PredicateFormatError {
+///     print(error.rendered)
+///     // error: NOT cannot negate an operator; negate the whole comparison
+///     //  --> line 1, column 6
+///     //   |
+///     // 1 | name NOT IN {'a'}
+///     //   |      ^~~
+///     //   = hint: write NOT (name IN {'a'})
+/// }
+/// ```
+public struct PredicateFormatError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The families of mistakes, for programs that react to them.
+    public enum Kind: String, Hashable, Sendable {
+        /// A token that does not fit the grammar here.
+        case unexpectedToken
+        /// A character no token starts with.
+        case invalidCharacter
+        case unterminatedString
+        case invalidEscape
+        case invalidNumber
+        /// A reserved word used where a key or value is expected; escape it with `#`.
+        case reservedWord
+        case unknownFunction
+        case wrongArgumentCount
+        /// `x NOT IN y`, `x NOT LIKE y`… (decision D6).
+        case negatedOperator
+        /// `1 < x < 5` (decision D6).
+        case chainedComparison
+        /// A bare expression where a predicate is expected: `isActive`, `TRUE` (decision D6).
+        case bareExpression
+        /// A construct PQL parses in Apple's language but does not support.
+        case unsupported
+        case nestingTooDeep
+        case inputTooLong
+        case invalidUTF8
+        /// A `%` conversion that is not a known specifier.
+        case badSpecifier
+        case missingArgument
+        case surplusArgument
+        case argumentType
+    }
+
+    public let kind: Kind
+    /// One sentence saying what is wrong.
+    public let message: String
+    /// Where in the format string.
+    public let range: SourceRange
+    /// What the parser would have accepted here, if that is a short list.
+    public let expected: [String]
+    /// The text found at ``range`` ("end of input" at the end).
+    public let found: String
+    /// How to fix it, when a likely fix is known.
+    public let hint: String?
+    /// The whole format string.
+    public let source: String
+
+    public init(kind: Kind, message: String, range: SourceRange, expected: [String] = [],
+                found: String, hint: String? = nil, source: String) {
+        self.kind = kind
+        self.message = message
+        self.range = range
+        self.expected = expected
+        self.found = found
+        self.hint = hint
+        self.source = source
+    }
+
+    public var description: String {
+        var s = "\(message) at \(range)"
+        if let hint { s += " (hint: \(hint))" }
+        return s
+    }
+
+    /// A compiler-style rendering: the message, the position, the source line and a caret
+    /// under the offending text, then the hint.
+    public var rendered: String {
+        let lines = source.split(separator: "\n", omittingEmptySubsequences: false)
+        let lineText = range.line - 1 < lines.count ? String(lines[range.line - 1]) : ""
+        let number = String(range.line)
+        let gutter = String(repeating: " ", count: number.count)
+        // Tabs keep their width in the caret line so the caret stays under the text.
+        let prefix = lineText.prefix(range.column - 1).map { $0 == "\t" ? "\t" : " " }.joined()
+        let width = caretWidth(lineText: lineText)
+        var out = "error: \(message)\n"
+        out += "\(gutter)--> \(range)\n"
+        out += "\(gutter) |\n"
+        out += "\(number) | \(lineText)\n"
+        out += "\(gutter) | \(prefix)^\(String(repeating: "~", count: max(0, width - 1)))"
+        if !expected.isEmpty && kind == .unexpectedToken {
+            out += "\n\(gutter) = expected \(Self.list(expected)), found \(found)"
+        }
+        if let hint { out += "\n\(gutter) = hint: \(hint)" }
+        return out
+    }
+
+    /// The number of characters the range covers on its first line (at least 1).
+    private func caretWidth(lineText: String) -> Int {
+        guard range.length > 0 else { return 1 }
+        let utf8 = source.utf8
+        let start = utf8.index(utf8.startIndex, offsetBy: min(range.offset, utf8.count))
+        let end = utf8.index(start, offsetBy: min(range.length, utf8.distance(from: start, to: utf8.endIndex)))
+        let s = String(decoding: utf8[start..<end], as: UTF8.self)
+        let firstLine = s.prefix { $0 != "\n" }
+        return max(1, firstLine.count)
+    }
+
+    static func list(_ items: [String]) -> String {
+        switch items.count {
+        case 0: return ""
+        case 1: return items[0]
+        case 2: return "\(items[0]) or \(items[1])"
+        default: return items.dropLast().joined(separator: ", ") + " or " + items.last!
+        }
+    }
+}

@@ -1,0 +1,88 @@
+/// The built-in functions of spec §4.7 and the operators that Apple represents as functions.
+///
+/// The raw value is Apple's selector, which is also the printed name of a function call.
+/// ```swift
+/// BuiltinFunction(selector: "modulus:by:")?.arity   // 2
+/// BuiltinFunction.add.infixSymbol                   // "+"
+/// ```
+public enum BuiltinFunction: String, Hashable, Sendable, CaseIterable {
+    // Aggregates over a collection.
+    case sum = "sum:", count = "count:", min = "min:", max = "max:", average = "average:"
+    case median = "median:", mode = "mode:", stddev = "stddev:"
+    // Arithmetic.
+    case add = "add:to:", subtract = "from:subtract:", multiply = "multiply:by:"
+    case divide = "divide:by:", modulus = "modulus:by:", power = "raise:toPower:"
+    /// Unary minus on a non-literal operand (`-x`); has no Apple selector, printed as a prefix.
+    case negate = "-"
+    case sqrt = "sqrt:", log = "log:", ln = "ln:", exp = "exp:"
+    case floor = "floor:", ceiling = "ceiling:", trunc = "trunc:", abs = "abs:"
+    case random = "random", randomn = "randomn:", now = "now"
+    // Strings.
+    case uppercase = "uppercase:", lowercase = "lowercase:", length = "length:"
+    case canonical = "canonical:"
+    // Bits.
+    case bitwiseAnd = "bitwiseAnd:with:", bitwiseOr = "bitwiseOr:with:"
+    case bitwiseXor = "bitwiseXor:with:", leftShift = "leftshift:by:"
+    case rightShift = "rightshift:by:", onesComplement = "onesComplement:"
+    // Hints and Apple-platform functions.
+    case noindex = "noindex:"
+    case distanceToLocation = "distanceToLocation:fromLocation:"
+    case tokenize = "tokenize:using:", indexed = "indexed:by:", distinct = "distinct:"
+
+    /// Apple's selector, e.g. `"modulus:by:"`.
+    public var selector: String { rawValue }
+
+    /// The number of arguments.
+    public var arity: Int {
+        switch self {
+        case .random, .now: return 0
+        case .negate: return 1
+        default: return rawValue.reduce(0) { $1 == ":" ? $0 + 1 : $0 }
+        }
+    }
+
+    /// The infix spelling for the operators printed between their operands.
+    public var infixSymbol: String? {
+        switch self {
+        case .add: return "+"
+        case .subtract: return "-"
+        case .multiply: return "*"
+        case .divide: return "/"
+        case .power: return "**"
+        case .bitwiseAnd: return "&"
+        case .bitwiseOr: return "|"
+        case .bitwiseXor: return "^"
+        case .leftShift: return "<<"
+        case .rightShift: return ">>"
+        default: return nil
+        }
+    }
+
+    /// Looks a function up by selector or by its short name (`sum` for `sum:`, `random:` for
+    /// `randomn:`); nil for an unknown name.
+    public init?(selector: String) {
+        if let f = BuiltinFunction(rawValue: selector), f != .negate {
+            self = f
+            return
+        }
+        if let f = Self.shortNames[selector] {
+            self = f
+            return
+        }
+        return nil
+    }
+
+    /// One-argument functions written without the colon, and Apple's documented `random:`.
+    static let shortNames: [String: BuiltinFunction] = {
+        var names: [String: BuiltinFunction] = ["random:": .randomn]
+        for f in allCases where f.arity == 1 && f != .negate {
+            names[String(f.rawValue.dropLast())] = f
+        }
+        return names
+    }()
+
+    /// Every name the parser accepts, for suggestions.
+    static var allSpellings: [String] {
+        allCases.filter { $0 != .negate }.map(\.rawValue) + shortNames.keys.sorted()
+    }
+}

@@ -1,0 +1,131 @@
+/// A parsed predicate: the Boolean-valued half of the syntax tree.
+///
+/// Its `description` is the canonical text of spec §7 (Apple's `predicateFormat`), and parsing
+/// that text gives an equal tree.
+///
+/// ```swift
+/// let p = try PredicateNode(format: "age >= %@ AND name BEGINSWITH[c] 'a'", 18)
+/// print(p)   // age >= 18 AND name BEGINSWITH[c] "a"
+/// ```
+public indirect enum PredicateNode: Hashable, Sendable {
+    /// `TRUEPREDICATE` or `FALSEPREDICATE`.
+    case constant(Bool)
+    /// `lhs op rhs`, optionally quantified (`ANY`, `ALL`).
+    case comparison(ComparisonNode)
+    /// Conjunction; same-kind chains are flattened when parsed. An empty AND is true.
+    case and([PredicateNode])
+    /// Disjunction; same-kind chains are flattened when parsed. An empty OR is false.
+    case or([PredicateNode])
+    /// Negation. `NONE p` is parsed as `.not(ANY p)`.
+    case not(PredicateNode)
+}
+
+/// One comparison: `[quantifier] lhs op[options] rhs`.
+///
+/// ```swift
+/// let c = ComparisonNode(.any, .keyPath(["kids", "age"]), .greaterThan, .constant(5))
+/// print(PredicateNode.comparison(c))   // ANY kids.age > 5
+/// ```
+public struct ComparisonNode: Hashable, Sendable {
+    public var quantifier: Quantifier
+    public var lhs: ExpressionNode
+    public var op: ComparisonOperator
+    public var options: ComparisonOptions
+    public var rhs: ExpressionNode
+
+    public init(_ quantifier: Quantifier = .direct, _ lhs: ExpressionNode, _ op: ComparisonOperator,
+                _ rhs: ExpressionNode, options: ComparisonOptions = []) {
+        self.quantifier = quantifier
+        self.lhs = lhs
+        self.op = op
+        self.options = options
+        self.rhs = rhs
+    }
+}
+
+/// How a comparison ranges over its left side. `SOME` is `.any`; `NONE` is `NOT ANY`.
+public enum Quantifier: Hashable, Sendable {
+    case direct
+    case any
+    case all
+}
+
+/// The comparison operators of spec §3.1, in Apple's numbering.
+public enum ComparisonOperator: Int, Hashable, Sendable, CaseIterable {
+    case lessThan = 0
+    case lessThanOrEqual = 1
+    case greaterThan = 2
+    case greaterThanOrEqual = 3
+    case equal = 4
+    case notEqual = 5
+    case matches = 6
+    case like = 7
+    case beginsWith = 8
+    case endsWith = 9
+    case `in` = 10
+    case contains = 99
+    case between = 100
+    case utiConformsTo = 200
+    case utiEquals = 201
+
+    /// The canonical spelling (spec §7.1).
+    public var symbol: String {
+        switch self {
+        case .lessThan: return "<"
+        case .lessThanOrEqual: return "<="
+        case .greaterThan: return ">"
+        case .greaterThanOrEqual: return ">="
+        case .equal: return "=="
+        case .notEqual: return "!="
+        case .matches: return "MATCHES"
+        case .like: return "LIKE"
+        case .beginsWith: return "BEGINSWITH"
+        case .endsWith: return "ENDSWITH"
+        case .in: return "IN"
+        case .contains: return "CONTAINS"
+        case .between: return "BETWEEN"
+        case .utiConformsTo: return "UTI-CONFORMS-TO"
+        case .utiEquals: return "UTI-EQUALS"
+        }
+    }
+
+    /// Whether `[c]`, `[d]` and the other option letters may follow the operator.
+    public var acceptsOptions: Bool {
+        switch self {
+        case .between, .utiConformsTo, .utiEquals: return false
+        default: return true
+        }
+    }
+}
+
+/// The string options `[c]`, `[d]`, `[n]`, `[l]`, `[w]` (spec §3.4), in Apple's bit values.
+public struct ComparisonOptions: OptionSet, Hashable, Sendable {
+    public let rawValue: Int
+    public init(rawValue: Int) { self.rawValue = rawValue }
+
+    /// `[c]`: case-insensitive (and width-insensitive).
+    public static let caseInsensitive = ComparisonOptions(rawValue: 1)
+    /// `[d]`: diacritic-insensitive (and width-insensitive).
+    public static let diacriticInsensitive = ComparisonOptions(rawValue: 2)
+    /// `[n]`: operands are already normalised; compare literally.
+    public static let normalized = ComparisonOptions(rawValue: 4)
+    /// `[l]`: locale-sensitive.
+    public static let localeSensitive = ComparisonOptions(rawValue: 8)
+    /// `[w]`: word-boundary matching (undocumented by Apple; parsed, printed, rejected by evaluation).
+    public static let wordBoundary = ComparisonOptions(rawValue: 0x10)
+
+    /// Letters in Apple's printing order `c d l n w`.
+    static let letters: [(Character, ComparisonOptions)] = [
+        ("c", .caseInsensitive), ("d", .diacriticInsensitive), ("l", .localeSensitive),
+        ("n", .normalized), ("w", .wordBoundary),
+    ]
+
+    /// `[cd]`-style suffix, empty for no options.
+    public var suffix: String {
+        if isEmpty { return "" }
+        var s = "["
+        for (letter, option) in Self.letters where contains(option) { s.append(letter) }
+        s.append("]")
+        return s
+    }
+}

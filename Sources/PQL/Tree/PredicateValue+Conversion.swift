@@ -1,0 +1,129 @@
+import Foundation
+
+/// A Swift type that knows its own predicate value: conform your types to pass them as
+/// `%@` arguments, variable bindings or dictionary values.
+///
+/// ```swift
+/// struct Cents: PredicateValueConvertible {
+///     var amount: Int
+///     var predicateValue: PredicateValue { .int(Int64(amount)) }
+/// }
+/// let p = try PredicateNode(format: "price > %@", Cents(amount: 500))   // price > 500
+/// ```
+public protocol PredicateValueConvertible {
+    var predicateValue: PredicateValue { get }
+}
+
+extension PredicateValue {
+    /// Converts a Swift value at the edge: nil, `NSNull`, `Bool`, every integer and floating
+    /// type, `Decimal`, `NSNumber`, strings, `Character`, `Date`, `Data`, `UUID`, `URL`, arrays,
+    /// sets, dictionaries with `String` keys, and ``PredicateValueConvertible`` values. Returns
+    /// nil for anything else.
+    ///
+    /// ```swift
+    /// PredicateValue(any: ["a": 1, "b": [true, nil]] as [String: Any?])
+    /// // .dictionary(["a": .int(1), "b": .array([.bool(true), .null])])
+    /// ```
+    public init?(any value: Any?) {
+        guard let value = Self.unwrap(value) else { self = .null; return }
+        switch value {
+        case let v as PredicateValue: self = v
+        case let v as PredicateValueConvertible: self = v.predicateValue
+        case let v as String: self = .string(v)
+        case let v as Substring: self = .string(String(v))
+        case let v as Character: self = .string(String(v))
+        case is NSNull: self = .null
+        case let v as NSNumber where Self.isBoolean(v): self = .bool(v.boolValue)
+        case let v as Bool: self = .bool(v)
+        case let v as Int: self = .int(Int64(v))
+        case let v as Int64: self = .int(v)
+        case let v as Int32: self = .int(Int64(v))
+        case let v as Int16: self = .int(Int64(v))
+        case let v as Int8: self = .int(Int64(v))
+        case let v as UInt: self = Self.unsigned(UInt64(v))
+        case let v as UInt64: self = Self.unsigned(v)
+        case let v as UInt32: self = .int(Int64(v))
+        case let v as UInt16: self = .int(Int64(v))
+        case let v as UInt8: self = .int(Int64(v))
+        case let v as Double: self = .double(v)
+        case let v as Float: self = .double(Double(v))
+        case let v as Decimal: self = .decimal(v)
+        case let v as NSNumber: self = Self.number(v)
+        case let v as Date: self = .date(v)
+        case let v as Data: self = .data(v)
+        case let v as UUID: self = .string(v.uuidString)
+        case let v as URL: self = .string(v.absoluteString)
+        case let v as [Any?]:
+            var out: [PredicateValue] = []
+            out.reserveCapacity(v.count)
+            for e in v { guard let c = PredicateValue(any: e) else { return nil }; out.append(c) }
+            self = .array(out)
+        case let v as [Any]:
+            var out: [PredicateValue] = []
+            out.reserveCapacity(v.count)
+            for e in v { guard let c = PredicateValue(any: e) else { return nil }; out.append(c) }
+            self = .array(out)
+        case let v as Set<AnyHashable>:
+            var out: [PredicateValue] = []
+            for e in v { guard let c = PredicateValue(any: e.base) else { return nil }; out.append(c) }
+            self = .set(out)
+        case let v as [String: Any?]:
+            var out: [String: PredicateValue] = [:]
+            for (k, e) in v { guard let c = PredicateValue(any: e) else { return nil }; out[k] = c }
+            self = .dictionary(out)
+        case let v as [String: Any]:
+            var out: [String: PredicateValue] = [:]
+            for (k, e) in v { guard let c = PredicateValue(any: e) else { return nil }; out[k] = c }
+            self = .dictionary(out)
+        case let v as [AnyHashable: Any]:
+            var out: [String: PredicateValue] = [:]
+            for (k, e) in v {
+                guard let key = k.base as? String, let c = PredicateValue(any: e) else { return nil }
+                out[key] = c
+            }
+            self = .dictionary(out)
+        default:
+            if let set = Self.anySet(value) { self = set; return }
+            return nil
+        }
+    }
+
+    /// Looks through nested optionals: `Optional<Optional<Int>>.some(nil)` is nil.
+    static func unwrap(_ value: Any?) -> Any? {
+        guard let value else { return nil }
+        let mirror = Mirror(reflecting: value)
+        guard mirror.displayStyle == .optional else { return value }
+        guard let child = mirror.children.first else { return nil }
+        return unwrap(child.value)
+    }
+
+    /// Sets of any Hashable element type (`Set<String>`, `Set<Int>`…).
+    private static func anySet(_ value: Any) -> PredicateValue? {
+        let mirror = Mirror(reflecting: value)
+        guard mirror.displayStyle == .set else { return nil }
+        var out: [PredicateValue] = []
+        for child in mirror.children {
+            guard let c = PredicateValue(any: child.value) else { return nil }
+            out.append(c)
+        }
+        return .set(out)
+    }
+
+    static func unsigned(_ v: UInt64) -> PredicateValue {
+        v <= UInt64(Int64.max) ? .int(Int64(v)) : .decimal(Decimal(v))
+    }
+
+    static func isBoolean(_ n: NSNumber) -> Bool {
+        let t = String(cString: n.objCType)
+        return t == "c" || t == "B"
+    }
+
+    static func number(_ n: NSNumber) -> PredicateValue {
+        switch String(cString: n.objCType) {
+        case "f", "d": return .double(n.doubleValue)
+        case "Q", "L": return unsigned(n.uint64Value)
+        case "c", "B": return .bool(n.boolValue)
+        default: return .int(n.int64Value)
+        }
+    }
+}

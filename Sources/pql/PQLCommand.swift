@@ -1,0 +1,14 @@
+import ArgumentParser
+
+/// `pql`: NSPredicate format strings on the command line.
+struct PQLCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "pql",
+        abstract: "Apple's NSPredicate language, everywhere: parse, print and run predicates.",
+        discussion: """
+        Exit status: 0 on success, 1 for an error in a predicate, an argument value or the data,
+        2 for a usage error.
+        """,
+        subcommands: [FormatCommand.self]
+    )
+}
