@@ -12,8 +12,11 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
     ],
     targets: [
-        // The language: text ⇄ tree, arguments and variables. No SQL, no files.
-        .target(name: "PQL", path: "Sources/PQL"),
+        // PCRE2 (Debian's libpcre2-dev) for MATCHES, as decision D7 requires.
+        .systemLibrary(name: "CPCRE2", path: "Sources/CPCRE2", pkgConfig: "libpcre2-8",
+                       providers: [.apt(["libpcre2-dev"])]),
+        // The language: text ⇄ tree, arguments and variables, evaluation on values. No SQL.
+        .target(name: "PQL", dependencies: ["CPCRE2"], path: "Sources/PQL"),
         // The command line.
         .executableTarget(
             name: "pql",

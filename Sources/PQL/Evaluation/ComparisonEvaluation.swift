@@ -1,0 +1,112 @@
+/// Applies one comparison operator to two evaluated values (spec §3.1, §6.2–§6.7).
+/// Constants on the right are prepared once, at compile time, as a ``PreparedOperand``.
+enum ComparisonEvaluation {
+    /// What compile time can do ahead for a constant right side.
+    enum PreparedOperand: @unchecked Sendable {
+        case none
+        /// A folded needle for BEGINSWITH / ENDSWITH / CONTAINS / IN on strings.
+        case needle(String)
+        case like(LikePattern)
+        case regex(RegexPattern)
+        /// Membership set for IN against a constant collection.
+        case members(Set<PredicateValue>)
+        /// Ordered bounds for BETWEEN.
+        case bounds(PredicateValue, PredicateValue)
+    }
+
+    static func prepare(_ op: ComparisonOperator, rhs: PredicateValue, options: StringOptions) throws(EvalError) -> PreparedOperand {
+        switch (op, rhs) {
+        case (.beginsWith, .string(let s)), (.endsWith, .string(let s)), (.contains, .string(let s)):
+            return options.localized ? .none : .needle(options.prepare(s))
+        case (.like, .string(let s)): return .like(LikePattern(s, options: options))
+        case (.matches, .string(let s)): return .regex(try RegexPattern(s, options: options))
+        case (.in, .array(let a)), (.in, .set(let a)): return .members(Set(a))
+        case (.in, .dictionary(let d)): return .members(Set(d.values))
+        case (.between, _):
+            let (lo, hi) = try betweenBounds(rhs, options: options)
+            return .bounds(lo, hi)
+        default: return .none
+        }
+    }
+
+    static func apply(_ op: ComparisonOperator, _ l: PredicateValue, _ r: PredicateValue, _ options: StringOptions,
+                      _ prepared: PreparedOperand) throws(EvalError) -> Bool {
+        switch op {
+        case .equal, .notEqual, .lessThan, .lessThanOrEqual, .greaterThan, .greaterThanOrEqual:
+            return try ValueComparison.relational(op, l, r, options)
+        case .beginsWith, .endsWith:
+            guard case .string(let s) = l, case .string(let p) = r else { return try nonString(op, l, r) }
+            if options.localized { return StringSearch.localized(s, p, options, anchored: op) }
+            let needle: String
+            if case .needle(let n) = prepared { needle = n } else { needle = options.prepare(p) }
+            let hay = options.prepare(s)
+            return op == .beginsWith ? StringSearch.hasPrefix(hay, needle) : StringSearch.hasSuffix(hay, needle)
+        case .contains:
+            return try contains(l, r, options, prepared)
+        case .in:
+            return try contains(r, l, options, prepared)
+        case .like:
+            guard case .string(let s) = l, case .string(let p) = r else { return try nonString(op, l, r) }
+            if case .like(let pattern) = prepared { return pattern.matches(s) }
+            return LikePattern(p, options: options).matches(s)
+        case .matches:
+            guard case .string(let s) = l, case .string(let p) = r else { return try nonString(op, l, r) }
+            if case .regex(let regex) = prepared { return try regex.matches(s) }
+            return try RegexPattern(p, options: options).matches(s)
+        case .between:
+            if l.isNull { return false }
+            let lo: PredicateValue, hi: PredicateValue
+            if case .bounds(let a, let b) = prepared { (lo, hi) = (a, b) } else { (lo, hi) = try betweenBounds(r, options: options) }
+            guard try ValueComparison.relational(.greaterThanOrEqual, l, lo, options) else { return false }
+            return try ValueComparison.relational(.lessThanOrEqual, l, hi, options)
+        case .utiEquals, .utiConformsTo:
+            guard case .string(let a) = l, case .string(let b) = r else { return try nonString(op, l, r) }
+            return op == .utiEquals ? UniformTypes.equal(a, b) : UniformTypes.conforms(a, to: b)
+        }
+    }
+
+    /// `c CONTAINS x`: membership in a collection (options ignored), a dictionary's values, or
+    /// a substring (options apply). Nil on either side is false.
+    static func contains(_ c: PredicateValue, _ x: PredicateValue, _ options: StringOptions,
+                         _ prepared: PreparedOperand) throws(EvalError) -> Bool {
+        if c.isNull || x.isNull { return false }
+        switch c {
+        case .array(let a), .set(let a):
+            if case .members(let m) = prepared { return m.contains(x) }
+            return a.contains(x)
+        case .dictionary(let d):
+            if case .members(let m) = prepared { return m.contains(x) }
+            return d.values.contains(x)
+        case .string(let s):
+            guard case .string(let needle) = x else {
+                throw EvalError.typeMismatch("cannot look for \(x.kindDescription) in a string; the value is not a string")
+            }
+            if options.localized { return StringSearch.localized(s, needle, options, anchored: .contains) }
+            if case .needle(let n) = prepared, !n.isEmpty || needle.isEmpty {
+                return StringSearch.contains(options.prepare(s), n)
+            }
+            return StringSearch.contains(options.prepare(s), options.prepare(needle))
+        default:
+            throw EvalError.notACollection("IN and CONTAINS need a collection or a string, not \(c.kindDescription)")
+        }
+    }
+
+    static func betweenBounds(_ r: PredicateValue, options: StringOptions) throws(EvalError) -> (PredicateValue, PredicateValue) {
+        guard case .array(let a) = r, a.count == 2 else {
+            throw EvalError(kind: .badBetweenBounds, message: "BETWEEN needs an array of exactly two bounds, not \(r.description)",
+                            hint: "write x BETWEEN {low, high}")
+        }
+        // Bounds in reverse order are swapped (Apple does this); nil bounds match nothing.
+        if !a[0].isNull, !a[1].isNull, (try? ValueComparison.compare(a[0], a[1], options)) == .orderedDescending {
+            return (a[1], a[0])
+        }
+        return (a[0], a[1])
+    }
+
+    private static func nonString(_ op: ComparisonOperator, _ l: PredicateValue, _ r: PredicateValue) throws(EvalError) -> Bool {
+        if l.isNull || r.isNull { return false }
+        let bad = { if case .string = l { return r } else { return l } }()
+        throw EvalError.typeMismatch("\(op.symbol) needs strings on both sides, not \(bad.kindDescription)",
+                                     hint: op == .contains || op == .in ? nil : "use CAST(x, 'NSString') to compare a value as text")
+    }
+}

@@ -1,0 +1,261 @@
+/// Per-evaluation state: variable bindings (SUBQUERY and `:=` add to them).
+struct EvaluationState {
+    var variables: [String: PredicateValue]
+}
+
+typealias PredicateFunction<Root> = (Root, inout EvaluationState) throws(EvalError) -> Bool
+typealias ExpressionFunction<Root> = (Root, inout EvaluationState) throws(EvalError) -> PredicateValue
+
+/// Compiles a tree once, for one kind of root value, into nested closures: key names are
+/// resolved, constants folded for their options, patterns and membership sets built, so the
+/// per-element work is only the reading and comparing ("speed comes from compiling").
+struct EvaluatorCompiler<Root> {
+    let reader: ValueReader<Root>
+    let functions: PredicateFunctions
+
+    // MARK: Predicates
+
+    func compile(_ p: PredicateNode) throws(EvalError) -> PredicateFunction<Root> {
+        switch p {
+        case .constant(let b):
+            return { _, _ in b }
+        case .not(let inner):
+            let f = try compile(inner)
+            return { root, state throws(EvalError) in try !f(root, &state) }
+        case .and(let ps):
+            let fs = try ps.map { (q) throws(EvalError) in try compile(q) }
+            if fs.count == 2 {
+                let a = fs[0], b = fs[1]
+                return { root, state throws(EvalError) in
+                    guard try a(root, &state) else { return false }
+                    return try b(root, &state)
+                }
+            }
+            return { root, state throws(EvalError) in
+                for f in fs where try !f(root, &state) { return false }
+                return true
+            }
+        case .or(let ps):
+            let fs = try ps.map { (q) throws(EvalError) in try compile(q) }
+            if fs.count == 2 {
+                let a = fs[0], b = fs[1]
+                return { root, state throws(EvalError) in
+                    if try a(root, &state) { return true }
+                    return try b(root, &state)
+                }
+            }
+            return { root, state throws(EvalError) in
+                for f in fs where try f(root, &state) { return true }
+                return false
+            }
+        case .comparison(let c):
+            do throws(EvalError) {
+                return try compile(c)
+            } catch {
+                throw error.located(c.description)
+            }
+        }
+    }
+
+    func compile(_ c: ComparisonNode) throws(EvalError) -> PredicateFunction<Root> {
+        let options = try StringOptions(c.options)
+        if let fast = try FastPaths.comparison(c, options: options, reader: reader) { return fast }
+        let lhs = try compile(c.lhs)
+        let rhs = try compile(c.rhs)
+        var prepared = ComparisonEvaluation.PreparedOperand.none
+        if case .constant(let v) = c.rhs { prepared = try ComparisonEvaluation.prepare(c.op, rhs: v, options: options) }
+        let op = c.op
+        let located = { c.description }
+        switch c.quantifier {
+        case .direct:
+            return { root, state throws(EvalError) in
+                do throws(EvalError) {
+                    let l = try lhs(root, &state)
+                    let r = try rhs(root, &state)
+                    return try ComparisonEvaluation.apply(op, l, r, options, prepared)
+                } catch { throw error.located(located()) }
+            }
+        case .any, .all:
+            let isAll = c.quantifier == .all
+            return { root, state throws(EvalError) in
+                do throws(EvalError) {
+                    let l = try lhs(root, &state)
+                    let r = try rhs(root, &state)
+                    if l.isNull { return isAll }
+                    guard let elements = l.collectionElements else {
+                        throw EvalError.notACollection("the left side of \(isAll ? "ALL" : "ANY") must be an array or a set, not \(l.kindDescription)")
+                    }
+                    for e in elements {
+                        let holds = try ComparisonEvaluation.apply(op, e, r, options, prepared)
+                        if isAll && !holds { return false }
+                        if !isAll && holds { return true }
+                    }
+                    return isAll
+                } catch { throw error.located(located()) }
+            }
+        }
+    }
+
+    // MARK: Expressions
+
+    func compile(_ e: ExpressionNode) throws(EvalError) -> ExpressionFunction<Root> {
+        switch e {
+        case .constant(let v):
+            return { _, _ in v }
+        case .evaluatedObject:
+            let selfValue = reader.selfValue
+            return { root, _ throws(EvalError) in try selfValue(root) }
+        case .variable(let name):
+            return { _, state throws(EvalError) in
+                guard let v = state.variables[name] else {
+                    throw EvalError(kind: .unboundVariable, message: "$\(name) has no value",
+                                    hint: "bind it when evaluating: variables: [\"\(name)\": …]")
+                }
+                return v
+            }
+        case .keyPath(let path):
+            return try compileKeyPath(path)
+        case .keyPathOn(let operand, let path):
+            let base = try compile(operand)
+            let rest = path[...]
+            return { root, state throws(EvalError) in try KeyPathReading.value(try base(root, &state), path: rest) }
+        case .aggregate(let elements):
+            let fs = try elements.map { (x) throws(EvalError) in try compile(x) }
+            return { root, state throws(EvalError) in
+                var out: [PredicateValue] = []
+                out.reserveCapacity(fs.count)
+                for f in fs { out.append(try f(root, &state)) }
+                return .array(out)
+            }
+        case .function(let f, let args):
+            guard args.count == f.arity else {
+                throw EvalError.unsupported("\(f.selector) takes \(f.arity) argument\(f.arity == 1 ? "" : "s"), not \(args.count)")
+            }
+            if [.distanceToLocation, .tokenize, .indexed].contains(f) {
+                throw EvalError.unsupported("\(f.selector) is a Core Location / Core Data internal with no meaning outside Apple platforms")
+            }
+            let fs = try args.map { (x) throws(EvalError) in try compile(x) }
+            if fs.count == 2 {
+                let a = fs[0], b = fs[1]
+                return { root, state throws(EvalError) in try FunctionEvaluation.apply(f, [try a(root, &state), try b(root, &state)]) }
+            }
+            return { root, state throws(EvalError) in
+                var values: [PredicateValue] = []
+                values.reserveCapacity(fs.count)
+                for g in fs { values.append(try g(root, &state)) }
+                return try FunctionEvaluation.apply(f, values)
+            }
+        case .index(let base, let sub):
+            let b = try compile(base)
+            if case .expression(let i) = sub {
+                let idx = try compile(i)
+                return { root, state throws(EvalError) in try IndexAccess.element(try b(root, &state), sub, try idx(root, &state)) }
+            }
+            return { root, state throws(EvalError) in try IndexAccess.element(try b(root, &state), sub, nil) }
+        case .customFunction(let target, let selector, let args):
+            guard let body = functions.table[selector] else {
+                throw EvalError.unsupported("FUNCTION selector '\(selector)' is not registered",
+                                            hint: "register it: PredicateFunctions([\"\(selector)\": { target, args in … }])")
+            }
+            let t = try compile(target)
+            let fs = try args.map { (x) throws(EvalError) in try compile(x) }
+            return { root, state throws(EvalError) in
+                let tv = try t(root, &state)
+                if tv.isNull { return .null }
+                var values: [PredicateValue] = []
+                for g in fs { values.append(try g(root, &state)) }
+                do { return try body(tv, values) } catch let error as EvalError { throw error } catch {
+                    throw EvalError.unsupported("FUNCTION '\(selector)' failed: \(error)")
+                }
+            }
+        case .cast(let value, let type):
+            let v = try compile(value), t = try compile(type)
+            return { root, state throws(EvalError) in try Casting.cast(try v(root, &state), to: try t(root, &state)) }
+        case .ternary(let p, let a, let b):
+            let cond = try compile(p), x = try compile(a), y = try compile(b)
+            return { root, state throws(EvalError) in
+                if try cond(root, &state) { return try x(root, &state) }
+                return try y(root, &state)
+            }
+        case .subquery(let collection, let variable, let predicate):
+            let coll = try compile(collection)
+            let pred = try compile(predicate)
+            return { root, state throws(EvalError) in
+                let c = try coll(root, &state)
+                if c.isNull { return .null }
+                guard let elements = c.collectionElements else {
+                    throw EvalError.notACollection("SUBQUERY needs a collection, not \(c.kindDescription)")
+                }
+                let saved = state.variables[variable]
+                defer { state.variables[variable] = saved }
+                var out: [PredicateValue] = []
+                for e in elements {
+                    state.variables[variable] = e
+                    if try pred(root, &state) { out.append(e) }
+                }
+                return .array(out)
+            }
+        case .assignment(let variable, let value):
+            let v = try compile(value)
+            return { root, state throws(EvalError) in
+                let x = try v(root, &state)
+                state.variables[variable] = x
+                return x
+            }
+        case .setOperation(let op, let a, let b):
+            let x = try compile(a), y = try compile(b)
+            return { root, state throws(EvalError) in
+                let l = try x(root, &state), r = try y(root, &state)
+                guard let le = l.collectionElements ?? (l.isNull ? [] : nil),
+                      let re = r.collectionElements ?? r.dictionaryValues ?? (r.isNull ? [] : nil) else {
+                    throw EvalError.notACollection("\(op.rawValue) needs collections on both sides")
+                }
+                let right = Set(re)
+                switch op {
+                case .union: return .set(Aggregates.distinct(le + re))
+                case .intersect: return .set(Aggregates.distinct(le.filter { right.contains($0) }))
+                case .minus: return .set(Aggregates.distinct(le.filter { !right.contains($0) }))
+                }
+            }
+        case .anyKey:
+            throw EvalError.unsupported("ANYKEY is a Spotlight construct and cannot be evaluated",
+                                        hint: "name the key to compare")
+        }
+    }
+
+    /// A key path on SELF: the first key through the root's reader (resolved now), the rest on
+    /// the values it yields.
+    func compileKeyPath(_ path: [String]) throws(EvalError) -> ExpressionFunction<Root> {
+        guard let first = path.first else { return { _, _ in .null } }
+        if first.hasPrefix("@") {
+            let selfValue = reader.selfValue
+            let rest = path[...]
+            return { root, _ throws(EvalError) in try KeyPathReading.value(try selfValue(root), path: rest) }
+        }
+        let accessor = try reader.key(first)
+        if path.count == 1 {
+            return { root, _ throws(EvalError) in try accessor.read(root) }
+        }
+        let rest = path[1...]
+        return { root, _ throws(EvalError) in try KeyPathReading.value(try accessor.read(root), path: rest) }
+    }
+}
+
+/// Swift functions for `FUNCTION(target, 'selector', args…)`, keyed by selector. Apple calls an
+/// Objective-C method; on every platform PQL calls a registered closure instead.
+///
+/// ```swift
+/// let functions = PredicateFunctions(["double:": { target, args in
+///     guard case .int(let i) = target else { return .null }
+///     return .int(i * 2)
+/// }])
+/// let p = try PredicateNode(format: "FUNCTION(age, 'double:') > 60").compiled(for: PredicateValue.self, functions: functions)
+/// ```
+public struct PredicateFunctions: Sendable {
+    public typealias Body = @Sendable (PredicateValue, [PredicateValue]) throws -> PredicateValue
+    let table: [String: Body]
+
+    public init(_ table: [String: Body] = [:]) { self.table = table }
+
+    public static let none = PredicateFunctions()
+}

@@ -1,0 +1,115 @@
+/// KVC-style reading of key paths on values (spec §4.2, §6.9).
+///
+/// A dictionary gives the value for the key (nil when missing, decision D5); an array or set
+/// applies the key to every element and collects the results in a collection of the same kind;
+/// nil stays nil; `self` is the value itself; an `@operator` component applies a collection
+/// operator to what the path has reached so far, with the rest of the path as its right side.
+enum KeyPathReading {
+    static func value(_ base: PredicateValue, path: ArraySlice<String>) throws(EvalError) -> PredicateValue {
+        var current = base
+        var i = path.startIndex
+        while i < path.endIndex {
+            let key = path[i]
+            if key.hasPrefix("@") {
+                return try CollectionOperators.apply(key, to: current, rest: path[(i + 1)...])
+            }
+            current = try value(current, key: key)
+            i += 1
+        }
+        return current
+    }
+
+    static func value(_ base: PredicateValue, key: String) throws(EvalError) -> PredicateValue {
+        switch base {
+        case .dictionary(let d): return d[key] ?? .null
+        case .null: return .null
+        case .array(let a):
+            if key == "self" { return base }
+            var out: [PredicateValue] = []
+            out.reserveCapacity(a.count)
+            for e in a { out.append(try value(e, key: key)) }
+            return .array(out)
+        case .set(let a):
+            if key == "self" { return base }
+            var out: [PredicateValue] = []
+            out.reserveCapacity(a.count)
+            for e in a { out.append(try value(e, key: key)) }
+            return .set(out)
+        case .string(let s):
+            if key == "self" { return base }
+            if key == "length" { return .int(Int64(s.utf16.count)) }
+            throw unknown(key, on: base, known: ["length", "self"])
+        default:
+            if key == "self" { return base }
+            throw unknown(key, on: base, known: ["self"])
+        }
+    }
+
+    static func unknown(_ key: String, on base: PredicateValue, known: [String]) -> EvalError {
+        EvalError(kind: .unknownKey, message: "\(base.kindDescription) has no key '\(key)'",
+                  hint: known.isEmpty ? nil : "keys of \(base.kindDescription): " + known.joined(separator: ", "))
+    }
+}
+
+/// The KVC collection operators of spec §4.3.
+enum CollectionOperators {
+    static func apply(_ op: String, to base: PredicateValue, rest: ArraySlice<String>) throws(EvalError) -> PredicateValue {
+        if base.isNull { return .null }
+        if op == "@count" {
+            guard rest.isEmpty else {
+                throw EvalError.unsupported("@count takes no key after it", hint: "write items.@count")
+            }
+            switch base {
+            case .array(let a), .set(let a): return .int(Int64(a.count))
+            case .dictionary(let d): return .int(Int64(d.count))
+            default: throw EvalError.notACollection("@count needs a collection, not \(base.kindDescription)")
+            }
+        }
+        guard let elements = base.collectionElements ?? (base.dictionaryValues) else {
+            throw EvalError.notACollection("\(op) needs a collection, not \(base.kindDescription)")
+        }
+        var values: [PredicateValue] = []
+        values.reserveCapacity(elements.count)
+        for e in elements { values.append(rest.isEmpty ? e : try KeyPathReading.value(e, path: rest)) }
+        switch op {
+        case "@sum":
+            return try Aggregates.sum(values.filter { !$0.isNull }, what: "@sum")
+        case "@avg":
+            let present = values.filter { !$0.isNull }
+            if present.isEmpty { return .null }
+            return try Aggregates.average(present, what: "@avg")
+        case "@min", "@max":
+            let present = values.filter { !$0.isNull }
+            if present.isEmpty { return .null }
+            return try Aggregates.extreme(present, max: op == "@max", what: op)
+        case "@unionOfObjects":
+            return .array(values.filter { !$0.isNull })
+        case "@distinctUnionOfObjects":
+            return .array(Aggregates.distinct(values.filter { !$0.isNull }))
+        case "@unionOfArrays", "@distinctUnionOfArrays", "@unionOfSets", "@distinctUnionOfSets":
+            var flat: [PredicateValue] = []
+            for v in values where !v.isNull {
+                guard let inner = v.collectionElements else {
+                    throw EvalError.notACollection("\(op) needs a collection of collections, found \(v.kindDescription)")
+                }
+                flat.append(contentsOf: inner)
+            }
+            let result = op.hasPrefix("@distinct") || op.hasSuffix("Sets") ? Aggregates.distinct(flat) : flat
+            return op.hasSuffix("Sets") ? .set(result) : .array(result)
+        default:
+            throw EvalError(kind: .unsupported, message: "unknown collection operator \(op)",
+                            hint: Spelling.nearest(to: op, in: known).map { "did you mean \($0)?" }
+                                ?? "the operators are " + known.joined(separator: ", "))
+        }
+    }
+
+    static let known = ["@count", "@sum", "@avg", "@min", "@max", "@unionOfObjects", "@distinctUnionOfObjects",
+                        "@unionOfArrays", "@distinctUnionOfArrays", "@unionOfSets", "@distinctUnionOfSets"]
+}
+
+extension PredicateValue {
+    var dictionaryValues: [PredicateValue]? {
+        if case .dictionary(let d) = self { return d.keys.sorted().map { d[$0]! } }
+        return nil
+    }
+}

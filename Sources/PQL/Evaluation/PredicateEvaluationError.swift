@@ -1,0 +1,78 @@
+/// An error while compiling a predicate for a kind of value, or while evaluating it.
+///
+/// ``context`` is the canonical text of the part of the predicate that failed, so a message
+/// can be shown beside the predicate the user wrote.
+///
+/// ```swift
+/// do { _ = try PredicateNode(format: "name < 5").evaluate(on: ["name": "Bo"] as PredicateValue) }
+/// catch let e as PredicateEvaluationError { print(e) }
+/// // cannot order a string against a number in name < 5
+/// ```
+public struct PredicateEvaluationError: Error, Hashable, Sendable, CustomStringConvertible {
+    public enum Kind: String, Hashable, Sendable {
+        /// A key the value's type does not have (typed values; dictionaries give nil instead).
+        case unknownKey
+        case unboundVariable
+        /// ANY/ALL, IN/CONTAINS, SUBQUERY or a function needed a collection.
+        case notACollection
+        /// A string operator got a non-string, or a function an argument of the wrong type.
+        case typeMismatch
+        /// `<`, `>`… between values that have no order (a number and a string).
+        case incomparable
+        /// BETWEEN without a two-element array.
+        case badBetweenBounds
+        /// A MATCHES pattern PCRE2 rejects.
+        case invalidRegex
+        /// A MATCHES pattern hit PCRE2's match or depth limit.
+        case regexLimit
+        /// Arithmetic on nil or non-numbers.
+        case arithmetic
+        /// Aggregate function misuse: min:/max:/average: of an empty collection, non-numbers.
+        case aggregate
+        /// Index misuse: out of range, wrong index type.
+        case index
+        /// A construct with no meaning here (ANYKEY, `[w]`, an unregistered FUNCTION…).
+        case unsupported
+        /// The evaluation was cancelled.
+        case cancelled
+    }
+
+    public let kind: Kind
+    public let message: String
+    /// Canonical text of the failing part of the predicate, when known.
+    public var context: String?
+    public let hint: String?
+
+    public init(kind: Kind, message: String, context: String? = nil, hint: String? = nil) {
+        self.kind = kind
+        self.message = message
+        self.context = context
+        self.hint = hint
+    }
+
+    public var description: String {
+        var s = message
+        if let context { s += " in \(context)" }
+        if let hint { s += " (hint: \(hint))" }
+        return s
+    }
+
+    /// The same error, located in `context` unless it already has a place.
+    func located(_ context: @autoclosure () -> String) -> PredicateEvaluationError {
+        guard self.context == nil else { return self }
+        var e = self
+        e.context = context()
+        return e
+    }
+}
+
+typealias EvalError = PredicateEvaluationError
+
+extension PredicateEvaluationError {
+    static func typeMismatch(_ message: String, hint: String? = nil) -> Self { .init(kind: .typeMismatch, message: message, hint: hint) }
+    static func notACollection(_ message: String, hint: String? = nil) -> Self { .init(kind: .notACollection, message: message, hint: hint) }
+    static func arithmetic(_ message: String, hint: String? = nil) -> Self { .init(kind: .arithmetic, message: message, hint: hint) }
+    static func aggregate(_ message: String, hint: String? = nil) -> Self { .init(kind: .aggregate, message: message, hint: hint) }
+    static func unsupported(_ message: String, hint: String? = nil) -> Self { .init(kind: .unsupported, message: message, hint: hint) }
+    static func index(_ message: String, hint: String? = nil) -> Self { .init(kind: .index, message: message, hint: hint) }
+}

@@ -1,0 +1,125 @@
+import Foundation
+
+/// A Swift type that declares the keys predicates may read: the fast path for typed values.
+/// Keys are resolved once when a predicate is compiled; an unknown key is an error naming
+/// the type and the nearest keys (decision D5).
+///
+/// ```swift
+/// struct Person: PredicateReadable {
+///     var name: String; var age: Int; var email: String?; var tags: [String]
+///     static let predicateKeys: PredicateKeys<Person> = [
+///         "name": .string { $0.name }, "age": .int { $0.age },
+///         "email": .string { $0.email }, "tags": .strings { $0.tags },
+///     ]
+/// }
+/// let adults = try people.filter(PredicateNode(format: "age >= 18 AND ANY tags == 'vip'"))
+/// ```
+public protocol PredicateReadable: PredicateEvaluable, PredicateValueConvertible {
+    static var predicateKeys: PredicateKeys<Self> { get }
+}
+
+/// The key table of a ``PredicateReadable`` type.
+public struct PredicateKeys<Root>: Sendable, ExpressibleByDictionaryLiteral {
+    let accessors: [String: Accessor<Root>]
+
+    public init(dictionaryLiteral elements: (String, Accessor<Root>)...) {
+        accessors = Dictionary(elements, uniquingKeysWith: { _, last in last })
+    }
+
+    /// The declared key names, sorted.
+    public var names: [String] { accessors.keys.sorted() }
+}
+
+/// How to read one key of a typed value.
+public struct Accessor<Root>: Sendable {
+    let key: KeyAccessor<Root>
+
+    public static func int(_ f: @escaping @Sendable (Root) -> Int?) -> Self { .init(key: .int(f)) }
+    public static func double(_ f: @escaping @Sendable (Root) -> Double?) -> Self { .init(key: .double(f)) }
+    public static func string(_ f: @escaping @Sendable (Root) -> String?) -> Self { .init(key: .string(f)) }
+    public static func strings(_ f: @escaping @Sendable (Root) -> [String]?) -> Self { .init(key: .strings(f)) }
+    public static func bool(_ f: @escaping @Sendable (Root) -> Bool?) -> Self { .init(key: .value { f($0).map { .bool($0) } ?? .null }) }
+    public static func date(_ f: @escaping @Sendable (Root) -> Date?) -> Self { .init(key: .value { f($0).map { .date($0) } ?? .null }) }
+    public static func decimal(_ f: @escaping @Sendable (Root) -> Decimal?) -> Self { .init(key: .value { f($0).map { .decimal($0) } ?? .null }) }
+    /// Any value with a predicate value: nested ``PredicateReadable`` objects, arrays of them…
+    public static func value(_ f: @escaping @Sendable (Root) -> PredicateValue) -> Self { .init(key: .value { f($0) }) }
+    /// A nested object or collection of objects that are ``PredicateValueConvertible``.
+    public static func object<T: PredicateValueConvertible>(_ f: @escaping @Sendable (Root) -> T?) -> Self {
+        .init(key: .value { f($0)?.predicateValue ?? .null })
+    }
+    public static func objects<T: PredicateValueConvertible>(_ f: @escaping @Sendable (Root) -> [T]?) -> Self {
+        .init(key: .value { f($0).map { .array($0.map(\.predicateValue)) } ?? .null })
+    }
+}
+
+extension PredicateReadable {
+    public static var predicateReader: ValueReader<Self> {
+        let keys = predicateKeys
+        return ValueReader(
+            selfValue: { $0.predicateValue },
+            key: { name throws(EvalError) in
+                if let a = keys.accessors[name] { return a.key }
+                if name == "self" { return .value { $0.predicateValue } }
+                throw EvalError(kind: .unknownKey, message: "\(Self.self) has no key '\(name)'",
+                                hint: Self.keyHint(name, keys.names))
+            })
+    }
+
+    /// A dictionary of every declared key, for SELF and nested use.
+    public var predicateValue: PredicateValue {
+        var d: [String: PredicateValue] = [:]
+        for (k, a) in Self.predicateKeys.accessors { d[k] = (try? a.key.read(self)) ?? .null }
+        return .dictionary(d)
+    }
+
+    static func keyHint(_ name: String, _ names: [String]) -> String {
+        let near = Spelling.nearest(to: name, in: names, limit: 3)
+        if !near.isEmpty { return "did you mean " + near.joined(separator: ", ") + "?" }
+        return "the keys are " + names.joined(separator: ", ")
+    }
+}
+
+/// Any `Encodable` type, with no code of its own: each value is encoded once per evaluation
+/// and read as JSON. Slower than ``PredicateReadable``; keys that are neither encoded nor
+/// stored properties are errors.
+public enum EncodableValues {
+    /// The reader for an `Encodable` type.
+    ///
+    /// ```swift
+    /// struct Item: Codable { var price: Double }
+    /// let cheap = try PredicateNode(format: "price < 10").compiled(reader: EncodableValues.reader(for: Item.self))
+    /// ```
+    public static func reader<T: Encodable>(for type: T.Type) -> ValueReader<T> {
+        ValueReader(
+            selfValue: { root throws(EvalError) in try encode(root) },
+            key: { name in
+                .value { root throws(EvalError) in
+                    guard case .dictionary(let d) = try encode(root) else {
+                        throw EvalError(kind: .unknownKey, message: "\(T.self) does not encode as an object with keys")
+                    }
+                    if let v = d[name] { return v }
+                    // An absent key is a nil optional, unless the type has no such property.
+                    let labels = Mirror(reflecting: root).children.compactMap(\.label)
+                    if labels.contains(name) || labels.contains("_" + name) { return .null }
+                    throw EvalError(kind: .unknownKey, message: "\(T.self) has no key '\(name)'",
+                                    hint: Spelling.nearest(to: name, in: labels + d.keys.sorted(), limit: 3).first.map { "did you mean \($0)?" })
+                }
+            })
+    }
+
+    static func encode<T: Encodable>(_ value: T) throws(EvalError) -> PredicateValue {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .custom { date, enc in
+            var c = enc.container(keyedBy: DateKey.self)
+            try c.encode(ISO8601.string(from: date), forKey: .date)
+        }
+        encoder.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+        do {
+            return try JSONReader.value(from: [UInt8](try encoder.encode(value)))
+        } catch {
+            throw EvalError.typeMismatch("\(T.self) could not be encoded: \(error)")
+        }
+    }
+
+    private enum DateKey: String, CodingKey { case date = "$date" }
+}

@@ -1,0 +1,88 @@
+import CPCRE2
+import Foundation
+
+/// A MATCHES pattern compiled once with PCRE2 (decision D7): UTF and UCP modes, whole-string
+/// semantics through `\A(?:pattern)\z`, dot-matches-newline and multi-line as Apple sets them,
+/// caseless for `[c]`; for `[d]` diacritics are folded out of the subject and of the
+/// pattern's literal text. Match and depth limits turn a runaway pattern into an error.
+final class RegexPattern: @unchecked Sendable {
+    // @unchecked: the compiled code is immutable after init and PCRE2 documents it as safe to
+    // share between threads; each match gets its own match data.
+
+    /// Backtracking steps one match may take before it is stopped.
+    static let matchLimit: UInt32 = 10_000_000
+    /// Nested backtracking depth (in KiB of heap) one match may use.
+    static let depthLimit: UInt32 = 100_000
+
+    private let code: OpaquePointer
+    private let matchContext: OpaquePointer?
+    let options: StringOptions
+    let pattern: String
+
+    init(_ pattern: String, options: StringOptions) throws(EvalError) {
+        self.pattern = pattern
+        self.options = options
+        let body = options.diacriticInsensitive
+            ? StringFolding.fold(pattern, caseInsensitive: false, diacriticInsensitive: true) : pattern
+        var flags = UInt32(PCRE2_UTF | PCRE2_UCP | PCRE2_DOTALL | PCRE2_MULTILINE)
+        if options.caseInsensitive { flags |= UInt32(PCRE2_CASELESS) }
+        // Anchoring at both ends through options is `\A(?:pattern)\z` without editing the
+        // pattern text, so `\Q…`, `(?x)…#` and error offsets all stay the user's own.
+        flags |= UInt32(PCRE2_ANCHORED | PCRE2_ENDANCHORED)
+        let compiled = try Self.compile(body, flags: flags, reportAs: pattern)
+        code = compiled
+        matchContext = pcre2_match_context_create_8(nil)
+        if let matchContext {
+            pcre2_set_match_limit_8(matchContext, Self.matchLimit)
+            pcre2_set_depth_limit_8(matchContext, Self.depthLimit)
+        }
+        // JIT makes matching several times faster where it is available; failure is harmless.
+        _ = pcre2_jit_compile_8(code, UInt32(PCRE2_JIT_COMPLETE))
+    }
+
+    private static func compile(_ text: String, flags: UInt32, reportAs pattern: String) throws(EvalError) -> OpaquePointer {
+        var errorCode: Int32 = 0
+        var errorOffset = 0
+        let compiled = text.withCString { p in
+            p.withMemoryRebound(to: UInt8.self, capacity: text.utf8.count) {
+                pcre2_compile_8($0, text.utf8.count, flags, &errorCode, &errorOffset, nil)
+            }
+        }
+        guard let compiled else {
+            var buffer = [UInt8](repeating: 0, count: 256)
+            _ = pcre2_get_error_message_8(errorCode, &buffer, buffer.count)
+            let message = String(decoding: buffer.prefix { $0 != 0 }, as: UTF8.self)
+            throw EvalError(kind: .invalidRegex, message: "invalid MATCHES pattern \"\(pattern)\": \(message) at offset \(errorOffset)",
+                            hint: "MATCHES uses PCRE2 syntax; in predicate text, backslashes must be doubled ('\\\\d')")
+        }
+        return compiled
+    }
+
+    deinit {
+        pcre2_code_free_8(code)
+        if let matchContext { pcre2_match_context_free_8(matchContext) }
+    }
+
+    /// Whether the whole subject matches. An empty pattern never matches (spec §6.6).
+    func matches(_ subject: String) throws(EvalError) -> Bool {
+        if pattern.isEmpty { return false }
+        var text = options.diacriticInsensitive
+            ? StringFolding.fold(subject, caseInsensitive: false, diacriticInsensitive: true) : subject
+        guard let data = pcre2_match_data_create_from_pattern_8(code, nil) else {
+            throw EvalError.unsupported("out of memory for a MATCHES evaluation")
+        }
+        defer { pcre2_match_data_free_8(data) }
+        let rc = text.withUTF8 { buf in
+            pcre2_match_8(code, buf.baseAddress ?? UnsafePointer(bitPattern: 1)!, buf.count, 0, 0, data, matchContext)
+        }
+        if rc >= 0 { return true }
+        if rc == PCRE2_ERROR_NOMATCH { return false }
+        if rc == PCRE2_ERROR_MATCHLIMIT || rc == PCRE2_ERROR_DEPTHLIMIT || rc == PCRE2_ERROR_HEAPLIMIT {
+            throw EvalError(kind: .regexLimit, message: "the MATCHES pattern \"\(pattern)\" needs too much backtracking on a \(subject.utf8.count)-byte string",
+                            hint: "simplify the pattern: avoid nested repetition such as (a+)+")
+        }
+        var buffer = [UInt8](repeating: 0, count: 256)
+        _ = pcre2_get_error_message_8(rc, &buffer, buffer.count)
+        throw EvalError(kind: .invalidRegex, message: "MATCHES failed: " + String(decoding: buffer.prefix { $0 != 0 }, as: UTF8.self))
+    }
+}
