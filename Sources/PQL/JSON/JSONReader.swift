@@ -69,6 +69,8 @@ public struct JSONReader {
 
     var offset: Int { i }
 
+    mutating func advance(by n: Int) { i += n }
+
     func fail(_ message: String, at position: Int? = nil) -> JSONReadError {
         let p = min(position ?? i, b.count)
         var line = 1

@@ -1,0 +1,92 @@
+/// A JSON array or JSON Lines document read element by element, keeping each element's
+/// original text so that filtered output has exactly the input's shape.
+///
+/// ```swift
+/// let doc = try JSONDocument(bytes: Array(#"[{"a": 1}, {"a": 2}]"#.utf8))
+/// doc.values.count          // 2
+/// doc.text(of: 1)           // {"a": 2}
+/// ```
+public struct JSONDocument: Sendable {
+    public enum Layout: Sendable {
+        /// One JSON array of elements.
+        case array
+        /// One JSON value per line.
+        case lines
+    }
+
+    public let layout: Layout
+    public let values: [PredicateValue]
+    private let bytes: [UInt8]
+    private let spans: [Range<Int>]
+
+    public init(bytes: [UInt8]) throws(JSONReadError) {
+        self.bytes = bytes
+        let r: Result<(Layout, [PredicateValue], [Range<Int>]), JSONReadError> = bytes.withUnsafeBufferPointer { buf in
+            do throws(JSONReadError) { return .success(try Self.read(buf)) } catch { return .failure(error) }
+        }
+        (layout, values, spans) = try r.get()
+    }
+
+    /// The original text of element `i`.
+    public func text(of i: Int) -> String {
+        String(decoding: bytes[spans[i]], as: UTF8.self)
+    }
+
+    private static func read(_ buf: UnsafeBufferPointer<UInt8>) throws(JSONReadError) -> (Layout, [PredicateValue], [Range<Int>]) {
+        var reader = JSONReader(b: buf)
+        reader.skipSpace()
+        if reader.offset < buf.count, buf[reader.offset] == UInt8(ascii: "[") {
+            // A whole-document array, unless more values follow it (then it is JSON Lines of arrays).
+            var probe = reader
+            if let (values, spans) = try? readArray(&probe, buf), probe.offset == buf.count {
+                return (.array, values, spans)
+            }
+        }
+        var values: [PredicateValue] = []
+        var spans: [Range<Int>] = []
+        while true {
+            reader.skipSpace()
+            if reader.offset >= buf.count { break }
+            let start = reader.offset
+            values.append(try reader.parseValue())
+            spans.append(start..<reader.offset)
+            // Only spaces may follow a value on its line.
+            while reader.offset < buf.count, buf[reader.offset] == 0x20 || buf[reader.offset] == 0x09 || buf[reader.offset] == 0x0D {
+                reader.skipSpace()
+            }
+            if reader.offset < buf.count, buf[reader.offset - 1] != 0x0A, buf[reader.offset] != 0x0A {
+                throw reader.fail("expected a new line after a JSON value (JSON Lines has one value per line)")
+            }
+        }
+        return (.lines, values, spans)
+    }
+
+    private static func readArray(_ reader: inout JSONReader, _ buf: UnsafeBufferPointer<UInt8>) throws(JSONReadError) -> ([PredicateValue], [Range<Int>]) {
+        var values: [PredicateValue] = []
+        var spans: [Range<Int>] = []
+        reader.skip(1)
+        reader.skipSpace()
+        if reader.offset < buf.count, buf[reader.offset] == UInt8(ascii: "]") {
+            reader.skip(1)
+            reader.skipSpace()
+            return (values, spans)
+        }
+        while true {
+            reader.skipSpace()
+            let start = reader.offset
+            values.append(try reader.parseValue())
+            spans.append(start..<reader.offset)
+            reader.skipSpace()
+            guard reader.offset < buf.count else { throw reader.fail("expected ',' or ']' in an array, found end of input") }
+            if buf[reader.offset] == UInt8(ascii: ",") { reader.skip(1); continue }
+            if buf[reader.offset] == UInt8(ascii: "]") { reader.skip(1); break }
+            throw reader.fail("expected ',' or ']' in an array")
+        }
+        reader.skipSpace()
+        return (values, spans)
+    }
+}
+
+extension JSONReader {
+    mutating func skip(_ n: Int) { advance(by: n) }
+}

@@ -1,0 +1,108 @@
+import ArgumentParser
+import Foundation
+import PQL
+
+/// `pql filter`: the elements of a JSON array or JSON Lines file that match a predicate.
+struct FilterCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "filter",
+        abstract: "Filter a JSON array or JSON Lines file with a predicate.",
+        discussion: """
+        Reads FILE (or standard input) and writes the matching elements in the same shape:
+        a JSON array for an array, one value per line for JSON Lines. Objects
+        {"$date": "<ISO-8601>"} are dates.
+
+        Examples:
+          pql filter "age >= 18 AND name BEGINSWITH[c] 'a'" people.json
+          pql filter --sort age:desc --limit 10 "ANY tags == 'vip'" people.jsonl
+          pql filter --indices --arg '"Paris"' "city == %@" people.json
+        """
+    )
+
+    @OptionGroup var values: PredicateValueOptions
+
+    @Option(name: .customLong("sort"), help: ArgumentHelp("Sort by a key path; add :desc for descending, :ci for case-insensitive (e.g. name:ci:desc).", valueName: "key[:desc]"))
+    var sortKeys: [String] = []
+
+    @Option(help: "Skip this many matches (after sorting).")
+    var offset: Int = 0
+
+    @Option(help: "Write at most this many matches.")
+    var limit: Int?
+
+    @Flag(help: "Write the 0-based positions of the matches in the input, as one JSON array.")
+    var indices = false
+
+    @Argument(help: ArgumentHelp("The predicate format string, or - to read it from standard input.", valueName: "predicate"))
+    var predicate: String
+
+    @Argument(help: ArgumentHelp("A JSON array or JSON Lines file; standard input when absent.", valueName: "file"))
+    var file: String?
+
+    func validate() throws {
+        if offset < 0 { throw ValidationError("--offset must be 0 or more") }
+        if let limit, limit < 0 { throw ValidationError("--limit must be 0 or more") }
+        if predicate == "-" && file == nil { throw ValidationError("the predicate and the data cannot both come from standard input") }
+    }
+
+    func run() throws {
+        let text = try PredicateSource.read(predicate)
+        let node = try values.parse(text)
+        let sort = try sortKeys.map(Self.sortRule)
+        let document = try Self.readDocument(file)
+        let query = PredicateQuery(node, sort: sort, offset: offset, limit: limit, variables: try values.bindings())
+        let matches: [Int]
+        do {
+            matches = try query.indices(in: document.values, reader: PredicateValue.predicateReader)
+        } catch {
+            throw UserFacingError(text: "error: \(error.message)" + (error.context.map { "\n  in: \($0)" } ?? "")
+                                  + (error.hint.map { "\n  hint: \($0)" } ?? ""))
+        }
+        var out = ""
+        if indices {
+            out = "[" + matches.map(String.init).joined(separator: ",") + "]\n"
+        } else if document.layout == .lines {
+            for i in matches { out += document.text(of: i); out += "\n" }
+        } else if matches.isEmpty {
+            out = "[]\n"
+        } else {
+            out = "[\n" + matches.map { "  " + document.text(of: $0) }.joined(separator: ",\n") + "\n]\n"
+        }
+        FileHandle.standardOutput.write(Data(out.utf8))
+    }
+
+    static func sortRule(_ spec: String) throws -> SortRule {
+        var parts = spec.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
+        let key = parts.removeFirst()
+        guard !key.isEmpty else { throw ValidationError("--sort needs a key path, as in --sort name or --sort age:desc") }
+        var ascending = true
+        var comparison = SortRule.Comparison.literal
+        for p in parts {
+            switch p.lowercased() {
+            case "desc": ascending = false
+            case "asc": ascending = true
+            case "ci": comparison = .caseInsensitive
+            case "localized": comparison = .localized
+            default: throw ValidationError("unknown --sort modifier '\(p)' in '\(spec)'; use :asc, :desc, :ci or :localized")
+            }
+        }
+        return SortRule(key, ascending: ascending, comparison: comparison)
+    }
+
+    static func readDocument(_ file: String?) throws -> JSONDocument {
+        let data: Data
+        if let file {
+            guard let d = FileManager.default.contents(atPath: file) else {
+                throw UserFacingError(text: "error: cannot read \(file): no such file or not readable")
+            }
+            data = d
+        } else {
+            data = FileHandle.standardInput.readDataToEndOfFile()
+        }
+        do {
+            return try JSONDocument(bytes: [UInt8](data))
+        } catch {
+            throw UserFacingError(text: "error: \(file ?? "standard input") is not a JSON array or JSON Lines: \(error)")
+        }
+    }
+}
