@@ -1,0 +1,196 @@
+import Foundation
+import Testing
+
+/// Drives the built `pql` binary as a user would: arguments, standard input, exit status,
+/// standard output and standard error.
+struct PQLProcess {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+
+    /// The `pql` built beside this test bundle (`swift build --build-tests` builds both).
+    static var binary: URL {
+        let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        var dir = bundle.deletingLastPathComponent()
+        if bundle.pathExtension != "xctest" && !FileManager.default.fileExists(atPath: dir.appendingPathComponent("pql").path) {
+            dir = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                .deletingLastPathComponent().appendingPathComponent(".build/debug")
+        }
+        return dir.appendingPathComponent("pql")
+    }
+
+    static func run(_ arguments: [String], stdin: Data? = nil, rawArguments: [Data] = []) throws -> PQLProcess {
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        let out = Pipe(), err = Pipe(), input = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = input
+        try process.run()
+        if let stdin { input.fileHandleForWriting.write(stdin) }
+        try input.fileHandleForWriting.close()
+        let o = out.fileHandleForReading.readDataToEndOfFile()
+        let e = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return PQLProcess(status: process.terminationStatus, stdout: String(decoding: o, as: UTF8.self),
+                          stderr: String(decoding: e, as: UTF8.self))
+    }
+
+    static var fixtures: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
+    }
+}
+
+@Suite("pql format")
+struct FormatCommandTests {
+    @Test("the binary is built beside the tests")
+    func binaryExists() {
+        #expect(FileManager.default.isExecutableFile(atPath: PQLProcess.binary.path),
+                "build it with `swift build --build-tests` (scripts/test does)")
+    }
+
+    @Test("prints the canonical form", arguments: [
+        ("name like[cd] 'a*' && age => 18", "name LIKE[cd] \"a*\" AND age >= 18"),
+        ("age between {1,5}", "age BETWEEN {1, 5}"),
+        ("none kids.age > 5", "NOT ANY kids.age > 5"),
+        ("a + b * c > 1", "a + (b * c) > 1"),
+        ("x == NULL", "x == nil"),
+        ("SUBQUERY(kids, $k, $k.age > 5).@count > 0", "SUBQUERY(kids, $k, $k.age > 5).@count > 0"),
+    ])
+    func canonical(input: String, expected: String) throws {
+        let r = try PQLProcess.run(["format", input])
+        #expect(r.status == 0)
+        #expect(r.stdout == expected + "\n")
+        #expect(r.stderr.isEmpty)
+    }
+
+    @Test("binds --arg values in order, as JSON")
+    func arguments() throws {
+        let r = try PQLProcess.run(["format", "--arg", "\"firstName\"", "--arg", "\"Adam\"", "%K LIKE %@"])
+        #expect(r.stdout == "firstName LIKE \"Adam\"\n")
+        let d = try PQLProcess.run(["format", "--arg", "{\"$date\": \"2001-01-01T00:01:00Z\"}", "--arg", "[1, 2.5, null]",
+                                    "date > %@ AND x IN %@"])
+        #expect(d.stdout == "date > CAST(60.000000, \"NSDate\") AND x IN {1, 2.5, nil}\n")
+    }
+
+    @Test("--var substitutes and prints the values in place")
+    func variables() throws {
+        let r = try PQLProcess.run(["format", "--var", "MIN=18", "--var", "$CITY=\"Paris\"", "age > $MIN AND city == $CITY AND z == $OTHER"])
+        #expect(r.status == 0)
+        #expect(r.stdout == "age > 18 AND city == \"Paris\" AND z == $OTHER\n")
+    }
+
+    @Test("reads the predicate from standard input with -")
+    func standardInput() throws {
+        let r = try PQLProcess.run(["format", "-"], stdin: Data("age between {1,5}\n".utf8))
+        #expect(r.stdout == "age BETWEEN {1, 5}\n")
+    }
+
+    @Test("a syntax error goes to stderr with a caret, exit 1")
+    func syntaxError() throws {
+        let r = try PQLProcess.run(["format", "name NOT IN {'a'}"])
+        #expect(r.status == 1)
+        #expect(r.stdout.isEmpty)
+        #expect(r.stderr.contains("1 | name NOT IN {'a'}"))
+        #expect(r.stderr.contains("  |      ^~~~~~"))
+        #expect(r.stderr.contains("hint: write NOT (name IN {'a'})"))
+    }
+
+    @Test("a binding error names the specifier, exit 1")
+    func bindingError() throws {
+        let missing = try PQLProcess.run(["format", "a == %@ AND b == %@", "--arg", "1"])
+        #expect(missing.status == 1)
+        #expect(missing.stderr.contains("%@ has no argument"))
+        let surplus = try PQLProcess.run(["format", "--arg", "1", "--arg", "2", "a == %@"])
+        #expect(surplus.status == 1)
+        #expect(surplus.stderr.contains("2 arguments were given but the format string has 1 specifier"))
+        let mistyped = try PQLProcess.run(["format", "--arg", "5", "%K == 1"])
+        #expect(mistyped.status == 1)
+        #expect(mistyped.stderr.contains("%K needs a key-path string"))
+    }
+
+    @Test("usage errors exit 2", arguments: [
+        ["format"], ["format", "--arg"], ["format", "--var", "noequals", "a == $x"], ["format", "--arg", "{bad json", "a == %@"],
+        ["nosuchcommand"],
+    ])
+    func usage(arguments: [String]) throws {
+        let r = try PQLProcess.run(arguments)
+        #expect(r.status == 2, "stderr: \(r.stderr)")
+        #expect(!r.stderr.isEmpty)
+    }
+
+    @Test("invalid UTF-8 in the predicate is an error, not a replacement character")
+    func invalidUTF8() throws {
+        let r = try PQLProcess.run(["format", "-"], stdin: Data([0x61, 0x20, 0x3D, 0x3D, 0x20, 0x27, 0xFF, 0x27]))
+        #expect(r.status == 1)
+        #expect(r.stderr.contains("not valid UTF-8"))
+    }
+}
+
+@Suite("pql filter")
+struct FilterCommandTests {
+    let people = PQLProcess.fixtures.appendingPathComponent("people.json").path
+
+    @Test("writes the matching elements of an array as an array, in input order and text")
+    func arrayShape() throws {
+        let r = try PQLProcess.run(["filter", "age >= 18 AND name BEGINSWITH[cd] 'a' AND ANY tags == 'vip'", people])
+        #expect(r.status == 0, "\(r.stderr)")
+        let ids = try idsOf(r.stdout)
+        #expect(ids == [1, 3, 5, 8])
+        #expect(r.stdout.hasPrefix("[\n  {\"id\": 1, \"name\": \"Ángel\""))
+    }
+
+    @Test("--indices writes 0-based positions as one JSON array")
+    func indices() throws {
+        let r = try PQLProcess.run(["filter", "--indices", "city == 'Paris' OR email == nil", people])
+        #expect(r.stdout == "[1,4,5,7]\n")
+    }
+
+    @Test("--sort, --offset and --limit page the matches")
+    func sortAndPage() throws {
+        let r = try PQLProcess.run(["filter", "--indices", "--sort", "age:desc", "--offset", "1", "--limit", "3", "age != nil", people])
+        #expect(r.stdout == "[6,4,8]\n")
+        let ci = try PQLProcess.run(["filter", "--indices", "--sort", "name:ci", "--limit", "3", "TRUEPREDICATE", people])
+        #expect(ci.stdout == "[4,7,5]\n")
+    }
+
+    @Test("JSON Lines in, JSON Lines out; dates in {\"$date\": …}")
+    func jsonLines() throws {
+        let input = "{\"a\": 1, \"d\": {\"$date\": \"2020-01-01\"}}\n{\"a\": 2, \"d\": {\"$date\": \"1990-06-30T12:00:00Z\"}}\n\n{\"a\": 3}\n"
+        let r = try PQLProcess.run(["filter", "d < CAST('2000-01-01', 'NSDate') OR a == 3"], stdin: Data(input.utf8))
+        #expect(r.stdout == "{\"a\": 2, \"d\": {\"$date\": \"1990-06-30T12:00:00Z\"}}\n{\"a\": 3}\n")
+    }
+
+    @Test("arguments and variables work as in format")
+    func argumentsAndVariables() throws {
+        let r = try PQLProcess.run(["filter", "--indices", "--arg", "\"Paris\"", "--var", "MIN=20", "city == %@ AND age > $MIN", people])
+        #expect(r.stdout == "[4]\n")
+    }
+
+    @Test("an evaluation error goes to stderr, exit 1")
+    func evaluationError() throws {
+        let r = try PQLProcess.run(["filter", "name < 5", people])
+        #expect(r.status == 1)
+        #expect(r.stderr.contains("cannot order a string against a number"))
+        #expect(r.stderr.contains("in: name < 5"))
+    }
+
+    @Test("bad JSON is reported with its line and column, exit 1")
+    func badJSON() throws {
+        let r = try PQLProcess.run(["filter", "a == 1"], stdin: Data("[{\"a\": 1},\n {\"a\": }]".utf8))
+        #expect(r.status == 1)
+        #expect(r.stderr.contains("line 2, column 8"))
+    }
+
+    @Test("an empty result of an array is []")
+    func emptyResult() throws {
+        let r = try PQLProcess.run(["filter", "FALSEPREDICATE", people])
+        #expect(r.stdout == "[]\n")
+    }
+
+    private func idsOf(_ json: String) throws -> [Int] {
+        let array = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [[String: Any]] ?? []
+        return array.compactMap { $0["id"] as? Int }
+    }
+}
