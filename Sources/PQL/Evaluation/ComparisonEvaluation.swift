@@ -39,8 +39,7 @@ enum ComparisonEvaluation {
             if options.localized { return StringSearch.localized(s, p, options, anchored: op) }
             let needle: String
             if case .needle(let n) = prepared { needle = n } else { needle = options.prepare(p) }
-            let hay = options.prepare(s)
-            return op == .beginsWith ? StringSearch.hasPrefix(hay, needle) : StringSearch.hasSuffix(hay, needle)
+            return StringSearch.test(op, subject: s, preparedNeedle: needle, options: options)
         case .contains:
             return try contains(l, r, options, prepared)
         case .in:
@@ -82,10 +81,8 @@ enum ComparisonEvaluation {
                 throw EvalError.typeMismatch("cannot look for \(x.kindDescription) in a string; the value is not a string")
             }
             if options.localized { return StringSearch.localized(s, needle, options, anchored: .contains) }
-            if case .needle(let n) = prepared, !n.isEmpty || needle.isEmpty {
-                return StringSearch.contains(options.prepare(s), n)
-            }
-            return StringSearch.contains(options.prepare(s), options.prepare(needle))
+            if case .needle(let n) = prepared { return StringSearch.test(.contains, subject: s, preparedNeedle: n, options: options) }
+            return StringSearch.test(.contains, subject: s, preparedNeedle: options.prepare(needle), options: options)
         default:
             throw EvalError.notACollection("IN and CONTAINS need a collection or a string, not \(c.kindDescription)")
         }

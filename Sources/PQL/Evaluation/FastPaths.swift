@@ -86,15 +86,9 @@ enum FastPaths {
             return { root, _ in get(root).map { $0.utf8.elementsEqual(s.utf8) } ?? false }
         case (.notEqual, .string(let s)) where options.isLiteral:
             return { root, _ in get(root).map { !$0.utf8.elementsEqual(s.utf8) } ?? true }
-        case (.beginsWith, .string(let s)):
+        case (.beginsWith, .string(let s)), (.endsWith, .string(let s)), (.contains, .string(let s)):
             let needle = options.prepare(s)
-            return { root, _ in get(root).map { StringSearch.hasPrefix(options.prepare($0), needle) } ?? false }
-        case (.endsWith, .string(let s)):
-            let needle = options.prepare(s)
-            return { root, _ in get(root).map { StringSearch.hasSuffix(options.prepare($0), needle) } ?? false }
-        case (.contains, .string(let s)):
-            let needle = options.prepare(s)
-            return { root, _ in get(root).map { StringSearch.contains(options.prepare($0), needle) } ?? false }
+            return { root, _ in get(root).map { StringSearch.test(op, subject: $0, preparedNeedle: needle, options: options) } ?? false }
         case (.in, .array(let a)), (.in, .set(let a)):
             // Membership ignores options (spec §6.7); only strings can be members.
             let members = Set(a.compactMap { v -> String? in if case .string(let s) = v { return s } else { return nil } })

@@ -72,6 +72,46 @@ struct StringOptions: Sendable, Hashable {
 
 /// Substring tests on prepared (folded) strings. An empty needle never matches (spec §6.6).
 enum StringSearch {
+    /// BEGINSWITH / ENDSWITH / CONTAINS of `subject` against a needle already prepared with
+    /// `options`. An ASCII subject is folded on the fly, byte by byte, without allocating.
+    static func test(_ op: ComparisonOperator, subject: String, preparedNeedle needle: String,
+                     options: StringOptions) -> Bool {
+        if needle.isEmpty { return false }
+        if options.caseInsensitive || options.diacriticInsensitive, let r = asciiTest(op, subject, needle, lower: options.caseInsensitive) {
+            return r
+        }
+        let hay = options.prepare(subject)
+        switch op {
+        case .beginsWith: return hasPrefix(hay, needle)
+        case .endsWith: return hasSuffix(hay, needle)
+        default: return contains(hay, needle)
+        }
+    }
+
+    /// nil when the subject is not ASCII (then it needs the full fold).
+    private static func asciiTest(_ op: ComparisonOperator, _ subject: String, _ needle: String, lower: Bool) -> Bool? {
+        var s = subject, n = needle
+        return s.withUTF8 { hay -> Bool? in
+            for b in hay where b >= 0x80 { return nil }
+            return n.withUTF8 { nd -> Bool in
+                let h = hay.count, k = nd.count
+                guard k <= h else { return false }
+                @inline(__always) func fold(_ b: UInt8) -> UInt8 { lower && b >= 0x41 && b <= 0x5A ? b | 0x20 : b }
+                @inline(__always) func matchAt(_ i: Int) -> Bool {
+                    for j in 0..<k where fold(hay[i + j]) != nd[j] { return false }
+                    return true
+                }
+                switch op {
+                case .beginsWith: return matchAt(0)
+                case .endsWith: return matchAt(h - k)
+                default:
+                    for i in 0...(h - k) where matchAt(i) { return true }
+                    return false
+                }
+            }
+        }
+    }
+
     static func hasPrefix(_ s: String, _ p: String) -> Bool {
         !p.isEmpty && s.utf8.starts(with: p.utf8)
     }

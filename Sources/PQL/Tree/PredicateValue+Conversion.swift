@@ -26,6 +26,13 @@ extension PredicateValue {
     /// ```
     public init?(any value: Any?) {
         guard let value = Self.unwrap(value) else { self = .null; return }
+        // The common scalar types by type identity first: a metadata comparison is far cheaper
+        // than the chain of dynamic casts below (this runs per key read on dictionaries).
+        let t = type(of: value)
+        if t == String.self { self = .string(value as! String); return }
+        if t == Int.self { self = .int(Int64(value as! Int)); return }
+        if t == Double.self { self = .double(value as! Double); return }
+        if t == Bool.self { self = .bool(value as! Bool); return }
         switch value {
         case let v as PredicateValue: self = v
         case let v as PredicateValueConvertible: self = v.predicateValue
@@ -91,10 +98,8 @@ extension PredicateValue {
     /// Looks through nested optionals: `Optional<Optional<Int>>.some(nil)` is nil.
     static func unwrap(_ value: Any?) -> Any? {
         guard let value else { return nil }
-        let mirror = Mirror(reflecting: value)
-        guard mirror.displayStyle == .optional else { return value }
-        guard let child = mirror.children.first else { return nil }
-        return unwrap(child.value)
+        guard let optional = value as? AnyOptional else { return value }
+        return unwrap(optional.wrappedAny)
     }
 
     /// Sets of any Hashable element type (`Set<String>`, `Set<Int>`…).
@@ -126,4 +131,13 @@ extension PredicateValue {
         default: return .int(n.int64Value)
         }
     }
+}
+
+/// Lets `unwrap` see through an optional stored in an `Any` without reflection.
+private protocol AnyOptional {
+    var wrappedAny: Any? { get }
+}
+
+extension Optional: AnyOptional {
+    var wrappedAny: Any? { map { $0 as Any } }
 }
