@@ -100,6 +100,8 @@ public enum ISO8601 {
     /// `2024-05-01T12:30:45Z`, or with milliseconds when the instant has them.
     public static func string(from date: Date) -> String {
         let t = date.timeIntervalSince1970
+        // Beyond ±100 million years (or NaN) there is no calendar date to print; give seconds.
+        guard t.isFinite, abs(t) < 3.1e15 else { return "\(date.timeIntervalSinceReferenceDate) seconds since 2001-01-01T00:00:00Z" }
         let wholeSeconds = t.rounded(.down)
         var days = Int(wholeSeconds / 86400)
         var secs = Int(wholeSeconds) - days * 86400

@@ -1,0 +1,54 @@
+import Foundation
+import Testing
+@testable import PQL
+
+/// Inputs chosen to reach arithmetic and conversion edges: each must give a value or a typed
+/// error, never a trap.
+@Suite("Crash safety at value edges")
+struct CrashSafetyTests {
+    @Test("evaluates or fails cleanly", arguments: [
+        "CAST(CAST(1e300, 'NSDate'), 'NSString') == 'x'",
+        "CAST(CAST(-1e300, 'NSDate'), 'NSString') == 'x'",
+        "CAST(CAST(CAST('nan', 'NSNumber'), 'NSDate'), 'NSString') == 'x'",
+        "-9223372036854775808 / -1 == 0",
+        "modulus:by:(-9223372036854775808, -1) == 0",
+        "abs:(-9223372036854775808) < 0",
+        "9223372036854775807 + 1 < 0",
+        "1e308 * 10 > 0",
+        "bitwiseAnd:with:(1e300, 1) == 0",
+        "1 << 64 == 0",
+        "1 >> -1 == 0",
+        "CAST('1e999', 'NSDecimalNumber') > 0",
+        "CAST(1e300, 'NSDecimalNumber') > 0",
+        "{1, 2, 3}[-1] == 1",
+        "{1, 2, 3}[9223372036854775807] == 1",
+        "randomn:(0) == 0",
+        "SELF MATCHES ''",
+        "SELF LIKE ''",
+        "median:({}) == 1",
+        "stddev:({}) == 1",
+        "sqrt:(-1) == 1",
+        "length:(nil) == 0",
+    ])
+    func edge(_ format: String) throws {
+        let p = try PredicateNode(format: format)
+        do {
+            _ = try p.evaluate(on: PredicateValue.string("x"))
+        } catch {
+            #expect(!error.message.isEmpty)
+        }
+    }
+
+    @Test("an absurd date prints as seconds instead of trapping")
+    func absurdDate() {
+        #expect(ISO8601.string(from: Date(timeIntervalSince1970: 1e300)).hasSuffix("seconds since 2001-01-01T00:00:00Z"))
+        #expect(ISO8601.string(from: Date(timeIntervalSince1970: 0)) == "1970-01-01T00:00:00Z")
+        #expect(ISO8601.string(from: Date(timeIntervalSince1970: -1.5)) == "1969-12-31T23:59:58.5Z")
+    }
+
+    @Test("deep JSON is an error, not a stack overflow")
+    func deepJSON() {
+        let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
+        #expect(throws: JSONReadError.self) { try JSONReader.value(from: deep) }
+    }
+}
