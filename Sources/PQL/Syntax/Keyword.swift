@@ -23,7 +23,7 @@ enum Keyword: UInt8, CaseIterable, Sendable {
     }
 
     /// Looks up an ASCII word without allocating: the upper-cased bytes are packed into two
-    /// machine words.
+    /// machine words and found in a small open-addressing table.
     static func lookup(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Keyword? {
         let n = end - start
         guard n >= 2, n <= 15 else { return nil }
@@ -33,7 +33,15 @@ enum Keyword: UInt8, CaseIterable, Sendable {
             if b >= 0x61 && b <= 0x7A { b -= 0x20 }
             key.append(b, at: i)
         }
-        return table[key]
+        return slots.withUnsafeBufferPointer { slots in
+            var i = key.slot
+            while true {
+                let entry = slots[i]
+                guard let keyword = entry.keyword else { return nil }
+                if entry.low == key.low && entry.high == key.high { return keyword }
+                i = (i + 1) & (slotCount - 1)
+            }
+        }
     }
 
     /// Up to 16 bytes packed little-endian into two words.
@@ -47,11 +55,23 @@ enum Keyword: UInt8, CaseIterable, Sendable {
         init(_ s: String) {
             for (i, b) in s.utf8.enumerated() { append(b, at: i) }
         }
+        /// A multiplicative hash into the slot table.
+        var slot: Int {
+            Int(truncatingIfNeeded: ((low &+ high &* 0x100000001B3) &* 0x9E3779B97F4A7C15) >> 57) & (Keyword.slotCount - 1)
+        }
     }
 
-    private static let table: [PackedWord: Keyword] = {
-        var t: [PackedWord: Keyword] = [:]
-        for k in allCases where k != .utiConformsTo && k != .utiEquals { t[PackedWord(k.spelling)] = k }
+    /// A power of two, at least twice the number of keywords.
+    fileprivate static let slotCount = 128
+
+    private static let slots: [(low: UInt64, high: UInt64, keyword: Keyword?)] = {
+        var t: [(low: UInt64, high: UInt64, keyword: Keyword?)] = Array(repeating: (0, 0, nil), count: slotCount)
+        for k in allCases where k != .utiConformsTo && k != .utiEquals {
+            let key = PackedWord(k.spelling)
+            var i = key.slot
+            while t[i].keyword != nil { i = (i + 1) & (slotCount - 1) }
+            t[i] = (key.low, key.high, k)
+        }
         return t
     }()
 

@@ -19,10 +19,12 @@ struct Lexer {
         tokens.reserveCapacity(bytes.count / 3 + 2)
         while true {
             let hadSpace = skipWhitespace()
-            var token = try next()
-            token.spaceBefore = hadSpace
-            tokens.append(token)
-            if token.kind == .eof { return tokens }
+            // Appended straight from next() and patched in place: appending a local Token
+            // copies it (a String retain and release per token).
+            tokens.append(try next())
+            let last = tokens.count - 1
+            tokens[last].spaceBefore = hadSpace
+            if tokens[last].kind == .eof { return tokens }
         }
     }
 

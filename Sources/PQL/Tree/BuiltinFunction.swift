@@ -33,13 +33,20 @@ public enum BuiltinFunction: String, Hashable, Sendable, CaseIterable {
     public var selector: String { rawValue }
 
     /// The number of arguments.
-    public var arity: Int {
-        switch self {
-        case .random, .now: return 0
-        case .negate: return 1
-        default: return rawValue.reduce(0) { $1 == ":" ? $0 + 1 : $0 }
+    public var arity: Int { Self.arities[self] ?? 1 }
+
+    /// One colon per argument, counted once rather than per call.
+    private static let arities: [BuiltinFunction: Int] = {
+        var a: [BuiltinFunction: Int] = [:]
+        for f in allCases {
+            switch f {
+            case .random, .now: a[f] = 0
+            case .negate: a[f] = 1
+            default: a[f] = f.rawValue.reduce(0) { $1 == ":" ? $0 + 1 : $0 }
+            }
         }
-    }
+        return a
+    }()
 
     /// The infix spelling for the operators printed between their operands.
     public var infixSymbol: String? {
@@ -61,15 +68,8 @@ public enum BuiltinFunction: String, Hashable, Sendable, CaseIterable {
     /// Looks a function up by selector or by its short name (`sum` for `sum:`, `random:` for
     /// `randomn:`); nil for an unknown name.
     public init?(selector: String) {
-        if let f = BuiltinFunction(rawValue: selector), f != .negate {
-            self = f
-            return
-        }
-        if let f = Self.shortNames[selector] {
-            self = f
-            return
-        }
-        return nil
+        guard let f = Self.byName[selector] else { return nil }
+        self = f
     }
 
     /// One-argument functions written without the colon, and Apple's documented `random:`.
@@ -78,6 +78,13 @@ public enum BuiltinFunction: String, Hashable, Sendable, CaseIterable {
         for f in allCases where f.arity == 1 && f != .negate {
             names[String(f.rawValue.dropLast())] = f
         }
+        return names
+    }()
+
+    /// Every accepted spelling, hashed once (a String-backed enum's init compares one by one).
+    private static let byName: [String: BuiltinFunction] = {
+        var names = shortNames
+        for f in allCases where f != .negate { names[f.rawValue] = f }
         return names
     }()
 
