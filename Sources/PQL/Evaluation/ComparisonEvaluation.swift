@@ -51,7 +51,7 @@ enum ComparisonEvaluation {
         case .matches:
             guard case .string(let s) = l, case .string(let p) = r else { return try nonString(op, l, r) }
             if case .regex(let regex) = prepared { return try regex.matches(s) }
-            return try RegexPattern(p, options: options).matches(s)
+            return try RegexCache.shared.pattern(p, options: options).matches(s)
         case .between:
             if l.isNull { return false }
             let lo: PredicateValue, hi: PredicateValue
