@@ -52,3 +52,46 @@ struct CrashSafetyTests {
         #expect(throws: JSONReadError.self) { try JSONReader.value(from: deep) }
     }
 }
+
+/// The nesting limits hold on a 512 KiB stack (the size of a secondary thread on Apple
+/// platforms), in whatever build configuration the tests run.
+@Suite("Nesting limits on small stacks")
+struct SmallStackTests {
+    static func onSmallStack(_ body: @escaping @Sendable () -> Void) {
+        let done = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            body()
+            done.signal()
+        }
+        thread.stackSize = 512 * 1024
+        thread.start()
+        done.wait()
+    }
+
+    @Test("the deepest accepted inputs parse, print, compare and evaluate; one more is an error")
+    func deepest() {
+        Self.onSmallStack {
+            let n = Parser.maxRecursionDepth
+            let parens = String(repeating: "(", count: n - 2) + "a == 1" + String(repeating: ")", count: n - 2)
+            let tooMany = String(repeating: "(", count: n + 1) + "a == 1" + String(repeating: ")", count: n + 1)
+            let negations = "x == " + String(repeating: "-", count: Parser.maxNestingDepth - 2) + "y"
+            let nots = String(repeating: "NOT ", count: Parser.maxNestingDepth - 2) + "a == 1"
+            let sums = "x == " + Array(repeating: "y", count: Parser.maxNestingDepth - 1).joined(separator: " + ")
+            for text in [parens, negations, nots, sums] {
+                do {
+                    let p = try PredicateNode(format: text)
+                    let again = try PredicateNode(format: p.description)
+                    #expect(again == p)
+                    _ = p.hashValue
+                    _ = try? p.evaluate(on: ["a": 1, "x": 2, "y": 1] as PredicateValue)
+                } catch {
+                    Issue.record("\(text.prefix(40))…: \(error)")
+                }
+            }
+            #expect(throws: PredicateFormatError.self) { try PredicateNode(format: tooMany) }
+            #expect(throws: PredicateFormatError.self) {
+                try PredicateNode(format: "x == " + String(repeating: "-", count: Parser.maxNestingDepth + 1) + "y")
+            }
+        }
+    }
+}

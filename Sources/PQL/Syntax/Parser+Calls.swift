@@ -65,7 +65,7 @@ extension Parser {
         try enter()
         defer { leave() }
         try expect(.leftParen, "'('")
-        let condition = try parsePredicateRule()
+        let condition = try parsePredicateWithHeight()
         try expect(.comma, "',' after the condition", hint: "write TERNARY(condition, valueIfTrue, valueIfFalse)")
         let a = try parseExpression()
         try expect(.comma, "',' after the first value", hint: "write TERNARY(condition, valueIfTrue, valueIfFalse)")
@@ -75,9 +75,9 @@ extension Parser {
                         hint: "write TERNARY(condition, valueIfTrue, valueIfFalse)")
         }
         advance()
-        let h = max(a.height, b.height) + 2
+        let h = max(condition.height, a.height, b.height) + 1
         try checkHeight(h)
-        return (.ternary(condition, a.node, b.node), h)
+        return (.ternary(condition.node, a.node, b.node), h)
     }
 
     /// `SUBQUERY(collection, $variable, predicate)`.
@@ -94,11 +94,11 @@ extension Parser {
         let variable = current.text
         advance()
         try expect(.comma, "',' after the variable", hint: "write SUBQUERY(collection, $x, $x.key > 1)")
-        let predicate = try parsePredicateRule()
+        let predicate = try parsePredicateWithHeight()
         try expect(.rightParen, "')' to close SUBQUERY")
-        let h = collection.height + 2
+        let h = max(collection.height, predicate.height) + 1
         try checkHeight(h)
-        return (.subquery(collection: collection.node, variable: variable, predicate: predicate), h)
+        return (.subquery(collection: collection.node, variable: variable, predicate: predicate.node), h)
     }
 
     /// `CAST(value, type)`. A cast of a literal to a type that has no literal syntax is folded

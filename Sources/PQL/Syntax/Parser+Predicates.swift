@@ -3,13 +3,19 @@ extension Parser {
     /// What a parenthesis in predicate position turned out to hold. Deciding after the fact is
     /// what keeps the parser free of backtracking: `(a > 1) OR b` and `(a + b) > 3` both work.
     enum PredicateOrExpression {
-        case predicate(PredicateNode)
+        /// A predicate and the height of its tree (comparisons count their operands).
+        case predicate(PredicateNode, height: Int)
         /// An expression and its source range, for the "bare expression" error.
         case expression(Parsed, start: Int, end: Int)
     }
 
     /// `predicate = or-predicate`: the entry for every place a predicate must stand.
     mutating func parsePredicateRule() throws(PredicateFormatError) -> PredicateNode {
+        try parsePredicateWithHeight().node
+    }
+
+    /// The predicate rule with the height of its tree, for forms that nest predicates.
+    mutating func parsePredicateWithHeight() throws(PredicateFormatError) -> (node: PredicateNode, height: Int) {
         // Two statements: a call on self would capture the parser before the argument advances it.
         let parsed = try parseLogical(level: 0)
         return try requirePredicate(parsed)
@@ -23,15 +29,19 @@ extension Parser {
         let connective = PrecedenceTable.logical[level]
         guard PrecedenceTable.connective(current) == connective else { return first }
         var operands: [PredicateNode] = []
-        operands.append(try requirePredicate(first))
+        let head = try requirePredicate(first)
+        operands.append(head.node)
+        var height = head.height
         while PrecedenceTable.connective(current) == connective {
             advance()
             let next = level + 1 < PrecedenceTable.logical.count
                 ? try parseLogical(level: level + 1) : try parseNot()
             let operand = try requirePredicate(next)
-            operands.append(operand)
+            operands.append(operand.node)
+            height = max(height, operand.height)
         }
-        return .predicate(connective == .and ? .and(operands) : .or(operands))
+        try checkHeight(height + 1)
+        return .predicate(connective == .and ? .and(operands) : .or(operands), height: height + 1)
     }
 
     /// `not-predicate = ( "NOT" | "!" ) , not-predicate | primary-predicate`.
@@ -40,8 +50,10 @@ extension Parser {
         try enter()
         defer { leave() }
         advance()
-        let operand = try parseNot()
-        return .predicate(.not(try requirePredicate(operand)))
+        let parsed = try parseNot()
+        let operand = try requirePredicate(parsed)
+        try checkHeight(operand.height + 1)
+        return .predicate(.not(operand.node), height: operand.height + 1)
     }
 
     /// `primary-predicate`: a parenthesised predicate, a constant predicate, or a comparison.
@@ -49,9 +61,9 @@ extension Parser {
         let t = current
         if t.kind == .keyword {
             switch t.keyword {
-            case .truePredicate: advance(); return .predicate(.constant(true))
-            case .falsePredicate: advance(); return .predicate(.constant(false))
-            case .any, .someQuantifier, .all, .noneQuantifier: return .predicate(try parseQuantified())
+            case .truePredicate: advance(); return .predicate(.constant(true), height: 1)
+            case .falsePredicate: advance(); return .predicate(.constant(false), height: 1)
+            case .any, .someQuantifier, .all, .noneQuantifier: return try parseQuantified()
             default: break
             }
         }
@@ -63,12 +75,12 @@ extension Parser {
             let inner = try parseLogical(level: 0)
             try expect(.rightParen, "')'", hint: "every '(' needs a matching ')'")
             switch inner {
-            case .predicate(let p):
+            case .predicate:
                 if let op = PrecedenceTable.comparisonOperator(current) {
                     throw error(.unexpectedToken, "a predicate in parentheses cannot be compared with \(op.symbol)",
                                 hint: "compare values, not conditions; use TERNARY(condition, a, b) to turn a condition into a value")
                 }
-                return .predicate(p)
+                return inner
             case .expression(let e, _, _):
                 // A parenthesised expression: it may go on with postfix and binary operators.
                 let operand = try parsePostfix(on: e, parenthesized: true)
@@ -81,7 +93,7 @@ extension Parser {
     }
 
     /// `comparison` with a quantifier: `ANY`, `SOME`, `ALL`, `NONE` (= `NOT ANY`).
-    mutating func parseQuantified() throws(PredicateFormatError) -> PredicateNode {
+    mutating func parseQuantified() throws(PredicateFormatError) -> PredicateOrExpression {
         let q = current
         advance()
         if current.kind == .keyword, [Keyword.any, .someQuantifier, .all, .noneQuantifier].contains(current.keyword!) {
@@ -91,11 +103,13 @@ extension Parser {
         let start = current.start
         let lhs = try parseExpression()
         let quantifier: Quantifier = q.keyword == .all ? .all : .any
-        guard case .predicate(let p) = try parseComparisonTail(lhs, start: start, quantifier: quantifier) else {
+        guard case .predicate(let p, let h) = try parseComparisonTail(lhs, start: start, quantifier: quantifier) else {
             throw unexpected(expected: ["a comparison operator"],
                              hint: "\(q.keyword!.spelling) needs a comparison, as in \(q.keyword!.spelling) tags == 'a'")
         }
-        return q.keyword == .noneQuantifier ? .not(p) : p
+        guard q.keyword == .noneQuantifier else { return .predicate(p, height: h) }
+        try checkHeight(h + 1)
+        return .predicate(.not(p), height: h + 1)
     }
 
     /// After an expression: a comparison operator makes it a comparison; anything else leaves
@@ -129,7 +143,8 @@ extension Parser {
                 : "join two comparisons with AND: \(first) \(op.symbol) \(middle) AND \(middle) \(next.symbol) \(third)"
             throw error(.chainedComparison, "comparisons cannot be chained", hint: hint)
         }
-        return .predicate(.comparison(ComparisonNode(quantifier, lhs.node, op, rhs.node, options: options)))
+        return .predicate(.comparison(ComparisonNode(quantifier, lhs.node, op, rhs.node, options: options)),
+                          height: max(lhs.height, rhs.height) + 1)
     }
 
     /// `options = "[" , option-letter , { option-letter } , "]"`.
@@ -188,9 +203,9 @@ extension Parser {
     }
 
     /// A bare expression where a predicate is required is an error (decision D6).
-    func requirePredicate(_ x: PredicateOrExpression) throws(PredicateFormatError) -> PredicateNode {
+    func requirePredicate(_ x: PredicateOrExpression) throws(PredicateFormatError) -> (node: PredicateNode, height: Int) {
         switch x {
-        case .predicate(let p): return p
+        case .predicate(let p, let h): return (p, h)
         case .expression(let e, let start, let end):
             let written = text(from: start, to: end)
             let hint: String

@@ -5,8 +5,13 @@
 /// arguments are bound while parsing (spec §5.1), each specifier becoming a constant or a key
 /// path, never text.
 struct Parser {
-    /// Deeper nesting (parentheses, operators, calls) is an error, never a stack overflow.
-    static let maxNestingDepth = 128
+    /// Trees taller than this (operators, calls, negations nested in one another) are an error,
+    /// never a stack overflow.
+    static let maxNestingDepth = 64
+    /// Recursion of the parser itself: parentheses cost levels without adding tree height, and
+    /// the printer adds parentheses, so this is larger than the tree limit — every tree within
+    /// the limit prints to text that parses again.
+    static let maxRecursionDepth = 4 * maxNestingDepth
     /// Longer format strings are an error rather than a long wait.
     static let maxSourceLength = 16 * 1024 * 1024
 
@@ -31,25 +36,49 @@ struct Parser {
 
     /// Parses a whole predicate format string.
     static func parsePredicate(_ source: String, arguments: ArgumentList) throws(PredicateFormatError) -> PredicateNode {
-        var parser = try make(source, arguments: arguments)
-        guard parser.current.kind != .eof else {
-            throw parser.error(.unexpectedToken, "the predicate is empty", expected: ["a predicate"],
-                               hint: "write a comparison such as age > 30, or TRUEPREDICATE")
+        let parser = try make(source, arguments: arguments)
+        return try DeepInputThread.run(if: parser.mayRecurseDeeply) { () throws(PredicateFormatError) in
+            var parser = parser
+            guard parser.current.kind != .eof else {
+                throw parser.error(.unexpectedToken, "the predicate is empty", expected: ["a predicate"],
+                                   hint: "write a comparison such as age > 30, or TRUEPREDICATE")
+            }
+            let p = try parser.parsePredicateRule()
+            try parser.finish()
+            return p
         }
-        let p = try parser.parsePredicateRule()
-        try parser.finish()
-        return p
     }
 
     /// Parses a whole expression format string (NSExpression(format:)).
     static func parseExpression(_ source: String, arguments: ArgumentList) throws(PredicateFormatError) -> ExpressionNode {
-        var parser = try make(source, arguments: arguments)
-        guard parser.current.kind != .eof else {
-            throw parser.error(.unexpectedToken, "the expression is empty", expected: ["an expression"])
+        let parser = try make(source, arguments: arguments)
+        return try DeepInputThread.run(if: parser.mayRecurseDeeply) { () throws(PredicateFormatError) in
+            var parser = parser
+            guard parser.current.kind != .eof else {
+                throw parser.error(.unexpectedToken, "the expression is empty", expected: ["an expression"])
+            }
+            let e = try parser.parseExpression()
+            try parser.finish()
+            return e.node
         }
-        let e = try parser.parseExpression()
-        try parser.finish()
-        return e.node
+    }
+
+    /// An upper bound on the recursion the tokens can cause: bracket depth plus every token
+    /// that recurses without a closing bracket (prefix operators, `**`, `:=`). Cheap, and high
+    /// only for unusual input.
+    var mayRecurseDeeply: Bool {
+        var depth = 0, maxDepth = 0, prefix = 0
+        for t in tokens {
+            switch t.kind {
+            case .leftParen, .leftBracket, .leftBrace: depth += 1; maxDepth = max(maxDepth, depth)
+            case .rightParen, .rightBracket, .rightBrace: depth -= 1
+            case .minus, .tilde, .bang, .starStar, .assign: prefix += 1
+            case .keyword where t.keyword == .not: prefix += 1
+            default: break
+            }
+            if maxDepth + prefix > DeepInputThread.threshold { return true }
+        }
+        return false
     }
 
     private static func make(_ source: String, arguments: ArgumentList) throws(PredicateFormatError) -> Parser {
@@ -113,7 +142,7 @@ struct Parser {
 
     mutating func enter() throws(PredicateFormatError) {
         depth += 1
-        if depth > Self.maxNestingDepth { throw tooDeep() }
+        if depth > Self.maxRecursionDepth { throw tooDeep(parentheses: true) }
     }
 
     mutating func leave() { depth -= 1 }
@@ -122,8 +151,10 @@ struct Parser {
         if h > Self.maxNestingDepth { throw tooDeep() }
     }
 
-    func tooDeep() -> PredicateFormatError {
-        error(.nestingTooDeep, "the predicate nests deeper than \(Self.maxNestingDepth) levels",
+    func tooDeep(parentheses: Bool = false) -> PredicateFormatError {
+        error(.nestingTooDeep, parentheses
+              ? "the predicate nests parentheses and operators deeper than \(Self.maxRecursionDepth) levels"
+              : "the predicate nests deeper than \(Self.maxNestingDepth) levels",
               hint: "flatten it: long chains of AND/OR are fine, deep parentheses and operator chains are not")
     }
 

@@ -144,7 +144,7 @@ enum CanonicalPrinter {
             out += f == .negate ? "-" : "~"
             let operand = args[0]
             // A number after '-' would fold into a negative literal; keep the node visible.
-            if needsParenthesesAsPostfixOperand(operand, beforeKey: false) || (f == .negate && isNumericConstant(operand)) {
+            if needsParenthesesAsPostfixOperand(operand, beforeKey: false) || (f == .negate && startsWithNumber(operand)) {
                 out += "("; write(operand, to: &out); out += ")"
             } else {
                 write(operand, to: &out)
@@ -188,14 +188,24 @@ enum CanonicalPrinter {
         // `.key` after a key path would extend that path; parentheses keep the operand separate.
         case .keyPath, .keyPathOn: return beforeKey
         case .constant(.int(let i)): return i < 0
-        case .constant(.double(let d)): return d.sign == .minus
+        // Only text that starts with '-' needs them: NaN and infinities print as CAST(…).
+        case .constant(.double(let d)): return d.sign == .minus && !d.isNaN && !d.isInfinite
         default: return false
         }
     }
 
-    private static func isNumericConstant(_ e: ExpressionNode) -> Bool {
-        if case .constant(let v) = e, v.isNumber { return true }
-        return false
+    /// Whether the printed text begins with a number literal, which a '-' in front would
+    /// fold into a negative literal: `5`, `5[FIRST]`, `5.y`, `YES.y` (printed 1.y).
+    private static func startsWithNumber(_ e: ExpressionNode) -> Bool {
+        switch e {
+        case .constant(let v):
+            guard let n = v.numeric else { return false }
+            if case .double(let d) = n { return !d.isNaN && !d.isInfinite }
+            return true
+        case .index(let base, _): return !needsParenthesesAsPostfixOperand(base, beforeKey: false) && startsWithNumber(base)
+        case .keyPathOn(let base, _): return !needsParenthesesAsPostfixOperand(base, beforeKey: true) && startsWithNumber(base)
+        default: return false
+        }
     }
 
     // MARK: Names
