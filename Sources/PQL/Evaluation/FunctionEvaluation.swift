@@ -31,7 +31,7 @@ enum FunctionEvaluation {
             case .int(let i)?: return .int(i == .min ? .min : Swift.abs(i))
             case .double(let d)?: return .double(Swift.abs(d))
             case .decimal(let d)?: return .decimal(d < 0 ? -d : d)
-            case nil: throw mismatch(f, args[0], "a number")
+            case nil: throw notANumber(f, args[0])
             }
         case .random: return .double(Double.random(in: 0..<1))
         case .randomn:
@@ -51,16 +51,26 @@ enum FunctionEvaluation {
         }
     }
 
+    /// The elements of an aggregate function's argument. Anything else is aggregate misuse
+    /// (Apple: "Invoked count with non-collection parameter.", "… bad collection parameter.";
+    /// spec §6.10 maps both to the aggregate error).
     static func collection(_ v: PredicateValue, _ f: BuiltinFunction) throws(EvalError) -> [PredicateValue] {
         guard let elements = v.collectionElements else {
-            throw EvalError.notACollection("\(f.selector) needs a collection, not \(v.kindDescription)")
+            throw EvalError.aggregate("\(f.selector) needs a collection, not \(v.kindDescription)")
         }
         return elements
     }
 
     static func number(_ v: PredicateValue, _ f: BuiltinFunction) throws(EvalError) -> Double {
-        guard let n = v.numeric else { throw mismatch(f, v, "a number") }
+        guard let n = v.numeric else { throw notANumber(f, v) }
         return n.doubleValue
+    }
+
+    /// A math function given nil or a non-number: the same arithmetic error as `x + 1` on it
+    /// (Apple: "mathematical functions require NSNumber parameters"; spec §6.10).
+    static func notANumber(_ f: BuiltinFunction, _ v: PredicateValue) -> EvalError {
+        EvalError.arithmetic("\(f.selector) needs a number, not \(v.kindDescription)",
+                             hint: v.isNull ? "test for nil first: x != nil AND \(f.selector)(x) > 1" : nil)
     }
 
     static func string(_ v: PredicateValue, _ f: BuiltinFunction) throws(EvalError) -> String {
@@ -142,8 +152,8 @@ enum IndexAccess {
             case .expression:
                 let v = value ?? .null
                 if case .set = base { return a.first { $0 == v } ?? .null }
-                guard case .int(let i)? = v.numeric else {
-                    throw EvalError.index("an array index must be an integer, not \(v.kindDescription)")
+                guard let i = integralIndex(v) else {
+                    throw EvalError.index("an array index must be a whole number, not \(v.isNumber ? "\(v)" : v.kindDescription)")
                 }
                 guard i >= 0, i < a.count else {
                     throw EvalError.index("index \(i) is out of range for an array of \(a.count) element\(a.count == 1 ? "" : "s")",
@@ -167,6 +177,18 @@ enum IndexAccess {
             }
         default:
             throw EvalError.index("\(base.kindDescription) is not a collection and cannot be indexed")
+        }
+    }
+
+    /// An array index: an integer, or a double or decimal with a whole value — JSON and
+    /// arithmetic give `1.0`, which is still the number 1 (spec §4.4: `[n]` takes a number).
+    static func integralIndex(_ v: PredicateValue) -> Int64? {
+        switch v.numeric {
+        case .int(let i)?: return i
+        case .double(let d)? where d.rounded(.towardZero) == d && Swift.abs(d) < 9.2e18: return Int64(d)
+        case .decimal(let d)? where d.rounded() == d && Swift.abs(NSDecimalNumber(decimal: d).doubleValue) < 9.2e18:
+            return NSDecimalNumber(decimal: d).int64Value
+        default: return nil
         }
     }
 }

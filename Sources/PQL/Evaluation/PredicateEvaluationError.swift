@@ -13,7 +13,7 @@ public struct PredicateEvaluationError: Error, Hashable, Sendable, CustomStringC
         /// A key the value's type does not have (typed values; dictionaries give nil instead).
         case unknownKey
         case unboundVariable
-        /// ANY/ALL, IN/CONTAINS, SUBQUERY or a function needed a collection.
+        /// ANY/ALL, IN/CONTAINS, SUBQUERY or a collection operator needed a collection.
         case notACollection
         /// A string operator got a non-string, or a function an argument of the wrong type.
         case typeMismatch
@@ -25,9 +25,10 @@ public struct PredicateEvaluationError: Error, Hashable, Sendable, CustomStringC
         case invalidRegex
         /// A MATCHES pattern hit PCRE2's match or depth limit.
         case regexLimit
-        /// Arithmetic on nil or non-numbers.
+        /// Arithmetic, or a math function (`sqrt:`, `abs:`…), on nil or non-numbers.
         case arithmetic
-        /// Aggregate function misuse: min:/max:/average: of an empty collection, non-numbers.
+        /// Aggregate function misuse: min:/max:/average: of an empty collection, non-numbers,
+        /// or a `sum:`/`count:`… argument that is not a collection.
         case aggregate
         /// Index misuse: out of range, wrong index type.
         case index

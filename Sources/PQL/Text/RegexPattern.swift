@@ -4,7 +4,8 @@ import Foundation
 /// A MATCHES pattern compiled once with PCRE2 (decision D7): UTF and UCP modes, whole-string
 /// semantics through `\A(?:pattern)\z`, dot-matches-newline and multi-line as Apple sets them,
 /// caseless for `[c]`; for `[d]` diacritics are folded out of the subject and of the
-/// pattern's literal text. Match and depth limits turn a runaway pattern into an error.
+/// pattern's literal text; with either, both are composed and width-folded first. Match and
+/// depth limits turn a runaway pattern into an error.
 final class RegexPattern: @unchecked Sendable {
     // @unchecked: the compiled code is immutable after init and PCRE2 documents it as safe to
     // share between threads; each match gets its own match data.
@@ -22,8 +23,11 @@ final class RegexPattern: @unchecked Sendable {
     init(_ pattern: String, options: StringOptions) throws(EvalError) {
         self.pattern = pattern
         self.options = options
-        let body = options.diacriticInsensitive
-            ? StringFolding.fold(pattern, caseInsensitive: false, diacriticInsensitive: true) : pattern
+        // [c] and [d] make canonically equivalent text match and are width-insensitive, as in
+        // every other comparison: the pattern's text and each subject are composed (NFC) and
+        // width-folded; [d] also strips their diacritics. Case is left to PCRE2's caseless mode.
+        let body = options.caseInsensitive || options.diacriticInsensitive
+            ? StringFolding.fold(pattern, caseInsensitive: false, diacriticInsensitive: options.diacriticInsensitive) : pattern
         var flags = UInt32(PCRE2_UTF | PCRE2_UCP | PCRE2_DOTALL | PCRE2_MULTILINE)
         if options.caseInsensitive { flags |= UInt32(PCRE2_CASELESS) }
         // Anchoring at both ends through options is `\A(?:pattern)\z` without editing the
@@ -66,8 +70,8 @@ final class RegexPattern: @unchecked Sendable {
     /// Whether the whole subject matches. An empty pattern never matches (spec §6.6).
     func matches(_ subject: String) throws(EvalError) -> Bool {
         if pattern.isEmpty { return false }
-        var text = options.diacriticInsensitive
-            ? StringFolding.fold(subject, caseInsensitive: false, diacriticInsensitive: true) : subject
+        var text = options.caseInsensitive || options.diacriticInsensitive
+            ? StringFolding.fold(subject, caseInsensitive: false, diacriticInsensitive: options.diacriticInsensitive) : subject
         guard let data = pcre2_match_data_create_from_pattern_8(code, nil) else {
             throw EvalError.unsupported("out of memory for a MATCHES evaluation")
         }

@@ -4,7 +4,7 @@ import Foundation
 /// way, then compared literally.
 ///
 /// - `[c]`: full case folding (ß → ss, Σ/σ/ς alike), width-insensitive (Ａ → A).
-/// - `[d]`: canonical decomposition with combining marks removed (é → e, Å → A), and the
+/// - `[d]`: canonical decomposition with diacritic marks removed (é → e, Å → A), and the
 ///   letters whose "diacritic" is a stroke or a missing dot that users expect to match their
 ///   base letter (Ł → L, Ø → O, Đ → D, Ħ → H, ı → i).
 /// - Either option also makes canonically equivalent strings equal (é and e + U+0301), as
@@ -19,13 +19,17 @@ enum StringFolding {
         var text = diacriticInsensitive ? s.decomposedStringWithCanonicalMapping : s.precomposedStringWithCanonicalMapping
         var scalars = String.UnicodeScalarView()
         var changed = false
-        for u in text.unicodeScalars {
+        for var u in text.unicodeScalars {
+            // Width first, so that a halfwidth sound mark (ﾞ U+FF9E → U+3099) is then seen as
+            // the combining mark it is.
+            if let narrow = widthFolded(u) {
+                u = narrow
+                changed = true
+            }
             if diacriticInsensitive {
-                switch u.properties.generalCategory {
-                case .nonspacingMark, .enclosingMark, .spacingMark:
+                if isDiacriticMark(u) {
                     changed = true
                     continue
-                default: break
                 }
                 if let base = strokeBase[u.value] {
                     scalars.append(base)
@@ -33,27 +37,25 @@ enum StringFolding {
                     continue
                 }
             }
-            if let narrow = widthFolded(u) {
-                scalars.append(narrow)
-                changed = true
-                continue
-            }
             scalars.append(u)
         }
         if changed { text = String(scalars) }
         if caseInsensitive {
             // Upper- then lower-casing is full case folding for all but a few scripts: ß → SS → ss.
-            text = text.uppercased().lowercased()
+            // Lower-casing first as well catches the letters whose upper case is themselves but
+            // whose fold is not: capital sharp s ẞ → ß → SS → ss (CaseFolding.txt: 1E9E → ss).
+            text = text.lowercased().uppercased().lowercased()
             if diacriticInsensitive {
                 // Upper-casing can add marks again (ŉ → ʼN); strip once more.
                 text = String(String.UnicodeScalarView(text.decomposedStringWithCanonicalMapping.unicodeScalars.filter {
-                    let c = $0.properties.generalCategory
-                    return c != .nonspacingMark && c != .enclosingMark && c != .spacingMark
+                    !isDiacriticMark($0)
                 }))
-            } else {
-                text = text.precomposedStringWithCanonicalMapping
             }
         }
+        // Compose what is left: [d]'s decomposition splits Hangul syllables into jamo, which a
+        // substring search must not match one by one (한 does not begin with 하), and width
+        // folding can leave a letter and its mark apart (ｶﾞ → カ + U+3099 → ガ).
+        if diacriticInsensitive || caseInsensitive || changed { text = text.precomposedStringWithCanonicalMapping }
         return text
     }
 
@@ -91,12 +93,45 @@ enum StringFolding {
         }
     }
 
-    /// Fullwidth ASCII and the ideographic space fold to their ASCII forms (width-insensitive).
+    /// A combining mark that is a diacritic (Unicode's Diacritic property): accents, cedillas,
+    /// rings, Hebrew and Arabic vowel points, kana sound marks. Not every mark is one: the
+    /// vowel signs of Indic scripts (कि, கா) are letters' parts, and stripping them would make
+    /// different words equal under [d].
+    @inline(__always)
+    static func isDiacriticMark(_ u: Unicode.Scalar) -> Bool {
+        switch u.properties.generalCategory {
+        case .nonspacingMark, .spacingMark, .enclosingMark: return u.properties.isDiacritic
+        default: return false
+        }
+    }
+
+    /// Fullwidth ASCII and the ideographic space fold to their ASCII forms, and the other
+    /// width variants of the Halfwidth and Fullwidth Forms block (halfwidth katakana and
+    /// Hangul, fullwidth ¥ ￡…) to their ordinary forms (width-insensitive).
     @inline(__always)
     private static func widthFolded(_ u: Unicode.Scalar) -> Unicode.Scalar? {
         switch u.value {
         case 0xFF01...0xFF5E: return Unicode.Scalar(u.value - 0xFEE0)
         case 0x3000: return " "
+        case 0xFFA0...0xFFDC:
+            // Halfwidth Hangul → compatibility jamo, one step (NFKD would go on to the
+            // conjoining jamo, which ㄱ itself never becomes here).
+            let v = u.value
+            let base: UInt32? = switch v {
+            case 0xFFA0: 0x3164
+            case 0xFFA1...0xFFBE: v - 0xFFA1 + 0x3131
+            case 0xFFC2...0xFFC7: v - 0xFFC2 + 0x314F
+            case 0xFFCA...0xFFCF: v - 0xFFCA + 0x3155
+            case 0xFFD2...0xFFD7: v - 0xFFD2 + 0x315B
+            case 0xFFDA...0xFFDC: v - 0xFFDA + 0x3161
+            default: nil
+            }
+            return base.flatMap(Unicode.Scalar.init)
+        case 0xFF5F...0xFFEE:
+            // The other <narrow>/<wide> mappings of the block are single scalars that do not
+            // decompose further (￣ → ¯ → space + mark is left alone).
+            let mapped = String(u).decomposedStringWithCompatibilityMapping.unicodeScalars
+            return mapped.count == 1 && mapped.first != u ? mapped.first : nil
         default: return nil
         }
     }
