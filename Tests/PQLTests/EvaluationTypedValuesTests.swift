@@ -282,19 +282,15 @@ struct EvaluationTypedValuesTests {
 
     @Test("a typed fast path and the general path agree on NaN")
     func nanFastPath() throws {
-        // FastPaths.double compares a typed Double directly (NaN < 2 is false) while the
-        // general path treats NaN as unordered and throws .incomparable.
+        // NaN is unordered on both paths: every ordering with it is false.
         var p = Self.people[0]
         p.score = .nan
         let typed = evalOutcome(try PredicateNode(format: "score < 2"), on: p)
         var d = Self.values[0]
         if case .dictionary(var m) = d { m["score"] = .double(.nan); d = .dictionary(m) }
         let general = evalOutcome(try PredicateNode(format: "score < 2"), on: d)
-        // Reported, not fixed here (FastPaths.swift is someone else's); intermittent so that
-        // the test passes once it is fixed.
-        withKnownIssue("FastPaths.double and ValueComparison disagree on NaN", isIntermittent: true) {
-            #expect(typed.outcome == general.outcome)
-        }
+        #expect(typed.outcome == general.outcome)
+        #expect(typed.outcome == .value(false))
     }
 
     @Test("[String: Any] with a value that has no predicate value is a type mismatch")

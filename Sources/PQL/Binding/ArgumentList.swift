@@ -107,7 +107,9 @@ struct ArgumentList {
         guard let raw, let v = PredicateValue(any: raw) else { return nil }
         switch v {
         case .int, .bool: return v
-        case .decimal(let d) where d == d.rounded(): return v
+        case .decimal(let d) where d == d.rounded():
+            // An integral Decimal is an integer here, unless it is beyond Int64 (%llu).
+            return Int64(d.description).map { .int($0) } ?? v
         default: return nil
         }
     }
@@ -115,7 +117,9 @@ struct ArgumentList {
     private static func floating(_ raw: Any?) -> PredicateValue? {
         guard let raw, let v = PredicateValue(any: raw) else { return nil }
         switch v {
-        case .int, .double, .decimal: return v
+        // %f reads a double: an integer argument becomes one, so it prints and divides as one.
+        case .int(let i): return .double(Double(i))
+        case .double, .decimal: return v
         default: return nil
         }
     }

@@ -93,14 +93,29 @@ private struct Substitution {
         case .constant, .evaluatedObject, .keyPath, .anyKey: return e
         case .variable(let name): return values[name] ?? e
         case .keyPathOn(let operand, let path): return .keyPathOn(apply(operand), path)
-        case .aggregate(let es): return .aggregate(es.map(apply))
+        case .aggregate(let es):
+            // Fold what the parser folds (all-constant lists, CASTs of literals), so that a
+            // substituted template prints text that parses back to the same tree (D9).
+            let mapped = es.map(apply)
+            var values: [PredicateValue] = []
+            for e in mapped {
+                guard case .constant(let v) = e else { return .aggregate(mapped) }
+                values.append(v)
+            }
+            return .constant(.array(values))
         case .function(let f, let args): return .function(f, args.map(apply))
         case .index(let base, let sub):
             if case .expression(let i) = sub { return .index(apply(base), .expression(apply(i))) }
             return .index(apply(base), sub)
         case .customFunction(let target, let selector, let args):
             return .customFunction(target: apply(target), selector: selector, arguments: args.map(apply))
-        case .cast(let v, let t): return .cast(apply(v), type: apply(t))
+        case .cast(let v, let t):
+            let (value, type) = (apply(v), apply(t))
+            if case .constant(let c) = value, case .constant(.string(let name)) = type,
+               let folded = CastFolding.fold(c, to: name) {
+                return .constant(folded)
+            }
+            return .cast(value, type: type)
         case .ternary(let p, let a, let b): return .ternary(apply(p), apply(a), apply(b))
         case .subquery(let collection, let variable, let predicate):
             var inner = self

@@ -40,6 +40,9 @@ enum ValueComparison {
             // Both nil: <= and >= hold, < and > do not; one nil: nothing holds.
             return a.isNull && b.isNull && (op == .lessThanOrEqual || op == .greaterThanOrEqual)
         }
+        // NaN is unordered: every ordering with it is false, as in IEEE arithmetic (and as a
+        // typed Double field compares), rather than an error.
+        if let x = a.numeric, let y = b.numeric, x.compare(y) == nil { return false }
         let r = try compare(a, b, options)
         switch op {
         case .lessThan: return r == .orderedAscending

@@ -102,17 +102,19 @@ public enum ISO8601 {
         let t = date.timeIntervalSince1970
         // Beyond ±100 million years (or NaN) there is no calendar date to print; give seconds.
         guard t.isFinite, abs(t) < 3.1e15 else { return "\(date.timeIntervalSinceReferenceDate) seconds since 2001-01-01T00:00:00Z" }
-        let wholeSeconds = t.rounded(.down)
+        // Round to whole microseconds first, so 0.9999996 s carries into the next second.
+        let micros = (t * 1_000_000).rounded()
+        let wholeSeconds = (micros / 1_000_000).rounded(.down)
         var days = Int(wholeSeconds / 86400)
         var secs = Int(wholeSeconds) - days * 86400
         if secs < 0 { secs += 86400; days -= 1 }
         let (y, m, d) = civilFromDays(days)
-        let frac = t - wholeSeconds
+        var fraction = Int(micros - wholeSeconds * 1_000_000)
         var s = String(format: "%04d-%02d-%02dT%02d:%02d:%02d", y, m, d, secs / 3600, secs / 60 % 60, secs % 60)
-        if frac > 0 {
-            var f = String(format: "%.6f", frac).dropFirst(1)  // ".123000"
-            while f.hasSuffix("0") { f = f.dropLast() }
-            s += f
+        if fraction > 0 {
+            var digits = 6
+            while fraction % 10 == 0 { fraction /= 10; digits -= 1 }
+            s += "." + String(repeating: "0", count: digits - String(fraction).count) + String(fraction)
         }
         return s + "Z"
     }

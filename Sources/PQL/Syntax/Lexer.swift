@@ -476,9 +476,15 @@ struct Lexer {
         guard valid.contains(conversion) else {
             let end = conversion >= 0x80 ? (decodeScalar(at: pos).map { pos + $0.1 } ?? pos + 1) : pos + 1
             let shown = text(start, end)
-            let hint: String = conversion == UInt8(ascii: "k")
-                ? "the key-path specifier is upper-case: %K"
-                : "use %@ for a value, %K for a key path, %d for an integer, %f for a double, %% for a percent sign"
+            let hint: String
+            if conversion == UInt8(ascii: "k") {
+                hint = "the key-path specifier is upper-case: %K"
+            } else if bytes[start + 1] == UInt8(ascii: " ") {
+                // `a % 2`: a remainder, which the language spells as a function (spec §1.2).
+                hint = "there is no % operator; for a remainder write modulus:by:(a, b)"
+            } else {
+                hint = "use %@ for a value, %K for a key path, %d for an integer, %f for a double, %% for a percent sign"
+            }
             throw error(.badSpecifier, "unrecognized conversion specifier '\(shown)' in format string", start, end,
                         hint: hint)
         }

@@ -4,7 +4,24 @@ import Foundation
 extension Parser {
     /// `name(args)` or `selector:(args)`, checked against the function table and its arity.
     mutating func parseBuiltinCall(name: String, nameStart: Int) throws(PredicateFormatError) -> Parsed {
+        // Apple's selectors for CAST and `[ ]` (spec §4.7); they print in those forms.
+        if name == "castObject:toType:" { return try parseCastArguments(start: nameStart) }
+        if name == "objectFrom:withIndex:" {
+            let (args, height) = try parseArgumentList()
+            guard args.count == 2 else {
+                throw error(.wrongArgumentCount, "objectFrom:withIndex: takes 2 arguments, not \(args.count)",
+                            from: nameStart, to: previousEnd, hint: "write collection[index]")
+            }
+            try checkHeight(height + 1)
+            return (.index(args[0], .expression(args[1])), height + 1)
+        }
         guard let function = BuiltinFunction(selector: name) else {
+            // `modulus(10, 3)`: only one-argument functions may drop their selector's colons.
+            let head = name.hasSuffix(":") ? name : name + ":"
+            if let whole = BuiltinFunction.allCases.first(where: { $0.arity > 1 && $0.selector.hasPrefix(head) }) {
+                throw error(.unknownFunction, "unknown function '\(name)'", from: nameStart, to: previousEnd,
+                            hint: "functions with several arguments are written with their whole selector: \(whole.selector)(…)")
+            }
             let suggestion = Spelling.nearest(to: name, in: BuiltinFunction.allSpellings)
             throw error(.unknownFunction, "unknown function '\(name)'", from: nameStart, to: previousEnd,
                         hint: suggestion.map { "did you mean \($0)?" }
@@ -22,6 +39,7 @@ extension Parser {
 
     /// `"(" , [ expression , { "," , expression } ] , ")"`.
     mutating func parseArgumentList() throws(PredicateFormatError) -> ([ExpressionNode], Int) {
+        let open = current
         try enter()
         defer { leave() }
         try expect(.leftParen, "'('")
@@ -37,7 +55,7 @@ extension Parser {
             }
         }
         try expect(.rightParen, "',' or ')'", hint: "separate arguments with commas and close the call with ')'")
-        try checkHeight(height + 1)
+        try checkHeight(height + 1, at: open)
         return (args, height)
     }
 
@@ -60,6 +78,7 @@ extension Parser {
 
     /// `TERNARY(predicate, whenTrue, whenFalse)`.
     mutating func parseTernary() throws(PredicateFormatError) -> Parsed {
+        let ternary = current
         let start = current.start
         advance()
         try enter()
@@ -76,12 +95,13 @@ extension Parser {
         }
         advance()
         let h = max(condition.height, a.height, b.height) + 1
-        try checkHeight(h)
+        try checkHeight(h, at: ternary)
         return (.ternary(condition.node, a.node, b.node), h)
     }
 
     /// `SUBQUERY(collection, $variable, predicate)`.
     mutating func parseSubquery() throws(PredicateFormatError) -> Parsed {
+        let subquery = current
         advance()
         try enter()
         defer { leave() }
@@ -97,7 +117,7 @@ extension Parser {
         let predicate = try parsePredicateWithHeight()
         try expect(.rightParen, "')' to close SUBQUERY")
         let h = max(collection.height, predicate.height) + 1
-        try checkHeight(h)
+        try checkHeight(h, at: subquery)
         return (.subquery(collection: collection.node, variable: variable, predicate: predicate.node), h)
     }
 
@@ -106,6 +126,11 @@ extension Parser {
     mutating func parseCast() throws(PredicateFormatError) -> Parsed {
         let start = current.start
         advance()
+        return try parseCastArguments(start: start)
+    }
+
+    /// The `(value, type)` of `CAST` or `castObject:toType:`.
+    mutating func parseCastArguments(start: Int) throws(PredicateFormatError) -> Parsed {
         let (args, height) = try parseArgumentList()
         guard args.count == 2 else {
             throw error(.wrongArgumentCount, "CAST takes a value and a type name, not \(args.count) arguments",
@@ -113,7 +138,8 @@ extension Parser {
         }
         if case .constant(let value) = args[0], case .constant(.string(let type)) = args[1],
            let folded = CastFolding.fold(value, to: type) {
-            return (.constant(folded), 1)
+            // Still a level: the constant prints as this CAST again (D9).
+            return (.constant(folded), height + 1)
         }
         return (.cast(args[0], type: args[1]), height + 1)
     }

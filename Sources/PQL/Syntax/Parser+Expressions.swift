@@ -5,11 +5,12 @@ extension Parser {
         try enter()
         defer { leave() }
         if current.kind == .variable, peek().kind == .assign {
+            let variable = current
             let name = current.text
             advance()
             advance()
             let value = try parseExpression()
-            try checkHeight(value.height + 1)
+            try checkHeight(value.height + 1, at: variable)
             return (.assignment(variable: name, value: value.node), value.height + 1)
         }
         return try parseBinary(minLevel: 0, seed: nil)
@@ -21,13 +22,14 @@ extension Parser {
         var lhs: Parsed
         if let seed { lhs = seed } else { lhs = try parseUnary() }
         while let (op, level) = PrecedenceTable.binaryOperator(current), level >= minLevel {
+            let opToken = current
             advance()
             try enter()
             let nextLevel = PrecedenceTable.rightAssociative.contains(op) ? level : level + 1
             let rhs = try parseBinary(minLevel: nextLevel, seed: nil)
             leave()
             let height = max(lhs.height, rhs.height) + 1
-            try checkHeight(height)
+            try checkHeight(height, at: opToken)
             switch op {
             case .function(let f): lhs = (.function(f, [lhs.node, rhs.node]), height)
             case .set(let s): lhs = (.setOperation(s, lhs.node, rhs.node), height)
@@ -41,6 +43,7 @@ extension Parser {
     mutating func parseUnary() throws(PredicateFormatError) -> Parsed {
         switch current.kind {
         case .minus:
+            let minus = current
             let next = peek()
             if next.kind == .integer || next.kind == .float {
                 advance()
@@ -60,14 +63,15 @@ extension Parser {
             try enter()
             defer { leave() }
             let operand = try parseUnary()
-            try checkHeight(operand.height + 1)
+            try checkHeight(operand.height + 1, at: minus)
             return (.function(.negate, [operand.node]), operand.height + 1)
         case .tilde:
+            let tilde = current
             advance()
             try enter()
             defer { leave() }
             let operand = try parseUnary()
-            try checkHeight(operand.height + 1)
+            try checkHeight(operand.height + 1, at: tilde)
             return (.function(.onesComplement, [operand.node]), operand.height + 1)
         case .plus:
             throw error(.unexpectedToken, "'+' cannot start an expression", hint: "remove the '+': numbers are positive unless negated")
@@ -82,6 +86,24 @@ extension Parser {
     /// enough that postfix after a negative literal is read as applying to the literal.
     private mutating func postfixAfter(_ p: Parsed) throws(PredicateFormatError) -> Parsed {
         try parsePostfix(on: p, parenthesized: true)
+    }
+
+    /// The height a constant has when its printed form is parsed: a level per brace and per
+    /// CAST (sets, dictionaries, dates, data, decimals and NaN print as CASTs, spec §7.2).
+    /// Stops counting once past `limit`, with a result that is then past it too.
+    static func printedHeight(of value: PredicateValue, limit: Int) -> Int {
+        guard limit > 0 else { return 2 }
+        func deepest(_ values: some Sequence<PredicateValue>) -> Int {
+            values.reduce(0) { max($0, printedHeight(of: $1, limit: limit - 1)) }
+        }
+        switch value {
+        case .array(let a): return deepest(a) + 1
+        case .set(let a): return deepest(a) + 2
+        case .dictionary(let d): return d.isEmpty ? 2 : max(1, deepest(d.values)) + 3
+        case .date, .data, .decimal: return 2
+        case .double(let d): return d.isFinite ? 1 : 2
+        default: return 1
+        }
     }
 
     /// An integer literal too large for Int64, as the nearest double.
@@ -100,18 +122,19 @@ extension Parser {
             switch current.kind {
             case .dot:
                 advance()
-                let component = try parseKeyComponent(after: e.node)
+                let components = try parseKeyComponents()
                 if fuse, case .keyPath(var path) = e.node {
-                    path.append(component)
+                    path.append(contentsOf: components)
                     e = (.keyPath(path), e.height)
                 } else if fuse, case .keyPathOn(let operand, var path) = e.node {
-                    path.append(component)
+                    path.append(contentsOf: components)
                     e = (.keyPathOn(operand, path), e.height)
                 } else {
-                    e = (.keyPathOn(e.node, [component]), e.height + 1)
+                    e = (.keyPathOn(e.node, components), e.height + 1)
                 }
                 fuse = true
             case .leftBracket:
+                let open = current
                 advance()
                 let sub: IndexSubscript
                 var subHeight = 0
@@ -126,7 +149,7 @@ extension Parser {
                 }
                 try expect(.rightBracket, "']'", hint: "close the index with ']'")
                 let h = max(e.height, subHeight) + 1
-                try checkHeight(h)
+                try checkHeight(h, at: open)
                 e = (.index(e.node, sub), h)
                 fuse = false
             default:
@@ -136,13 +159,18 @@ extension Parser {
         }
     }
 
-    /// `key-component = identifier | "#" , word | "@" , identifier`.
-    mutating func parseKeyComponent(after base: ExpressionNode) throws(PredicateFormatError) -> String {
+    /// `key-component = identifier | "#" , word | "@" , identifier`, or `%K`, whose argument
+    /// may hold several components (`$x.%K`, common in SUBQUERY templates).
+    mutating func parseKeyComponents() throws(PredicateFormatError) -> [String] {
         let t = current
         switch t.kind {
         case .identifier, .collectionOperator:
             advance()
-            return t.text
+            return [t.text]
+        case .formatSpecifier where t.text.hasSuffix("K"):
+            advance()
+            guard case .keyPath(let components) = try arguments.bind(t, source: source) else { return [] }
+            return components
         case .keyword:
             let word = text(from: t.start, to: t.end)
             throw error(.reservedWord, "\(t.keyword!.spelling) is a reserved word and cannot be a key as written",
@@ -174,7 +202,11 @@ extension Parser {
         case .formatSpecifier:
             advance()
             let node = try arguments.bind(t, source: source)
-            return (node, 1)
+            // A nested collection argument prints as nested braces, which must read back (D9).
+            guard case .constant(let value) = node else { return (node, 1) }
+            let h = Self.printedHeight(of: value, limit: Self.maxNestingDepth)
+            try checkHeight(h, at: t)
+            return (node, h)
         case .collectionOperator:
             advance()
             return (.keyPath([t.text]), 1)
@@ -250,6 +282,11 @@ extension Parser {
         case .not:
             throw error(.unexpectedToken, "NOT negates a predicate and cannot be used inside a value",
                         hint: "put NOT before the whole comparison: NOT (a == b)")
+        case .and, .or, .in, .like, .matches, .contains, .beginsWith, .endsWith, .between, .utiConformsTo, .utiEquals:
+            // `a == 1 AND OR b == 2`, `name == LIKE 'x'`: an operand is missing, most likely.
+            let word = text(from: t.start, to: t.end)
+            throw unexpected(expected: ["an expression"],
+                             hint: "a value or key is missing before \(k.spelling); a key named \(word) is written #\(word)")
         case .caseInsensitive, .ci:
             throw error(.reservedWord, "\(k.spelling) is reserved and has no meaning in the language",
                         hint: "for case-insensitive comparison write the [c] option, as in name ==[c] 'bob'; to use it as a key write #\(text(from: t.start, to: t.end))")
@@ -263,6 +300,7 @@ extension Parser {
     /// `aggregate = "{" , [ expression , { "," , expression } ] , "}"`. All-constant aggregates
     /// become one array constant, so `{1, 2}` and an array passed as `%@` are the same tree.
     mutating func parseAggregate() throws(PredicateFormatError) -> Parsed {
+        let open = current
         try enter()
         defer { leave() }
         advance()
@@ -278,13 +316,14 @@ extension Parser {
             }
         }
         try expect(.rightBrace, "',' or '}'", hint: "separate elements with commas and close the list with '}'")
-        try checkHeight(height + 1)
+        try checkHeight(height + 1, at: open)
         var constants: [PredicateValue] = []
         constants.reserveCapacity(elements.count)
         for e in elements {
             guard case .constant(let v) = e else { return (.aggregate(elements), height + 1) }
             constants.append(v)
         }
-        return (.constant(.array(constants)), max(1, height))
+        // Still a level: the constant prints with these braces again (D9).
+        return (.constant(.array(constants)), height + 1)
     }
 }

@@ -28,6 +28,7 @@ extension Parser {
             ? try parseLogical(level: level + 1) : try parseNot()
         let connective = PrecedenceTable.logical[level]
         guard PrecedenceTable.connective(current) == connective else { return first }
+        let connectiveToken = current
         var operands: [PredicateNode] = []
         let head = try requirePredicate(first)
         operands.append(head.node)
@@ -40,19 +41,20 @@ extension Parser {
             operands.append(operand.node)
             height = max(height, operand.height)
         }
-        try checkHeight(height + 1)
+        try checkHeight(height + 1, at: connectiveToken)
         return .predicate(connective == .and ? .and(operands) : .or(operands), height: height + 1)
     }
 
     /// `not-predicate = ( "NOT" | "!" ) , not-predicate | primary-predicate`.
     mutating func parseNot() throws(PredicateFormatError) -> PredicateOrExpression {
         guard current.isKeyword(.not) || current.kind == .bang else { return try parsePrimaryPredicate() }
+        let not = current
         try enter()
         defer { leave() }
         advance()
         let parsed = try parseNot()
         let operand = try requirePredicate(parsed)
-        try checkHeight(operand.height + 1)
+        try checkHeight(operand.height + 1, at: not)
         return .predicate(.not(operand.node), height: operand.height + 1)
     }
 
@@ -108,7 +110,7 @@ extension Parser {
                              hint: "\(q.keyword!.spelling) needs a comparison, as in \(q.keyword!.spelling) tags == 'a'")
         }
         guard q.keyword == .noneQuantifier else { return .predicate(p, height: h) }
-        try checkHeight(h + 1)
+        try checkHeight(h + 1, at: q)
         return .predicate(.not(p), height: h + 1)
     }
 
@@ -128,7 +130,7 @@ extension Parser {
         let options = try parseOptions(for: op, opToken: opToken)
         let rhsStart = current.start
         let rhs = try parseExpression()
-        try checkHeight(max(lhs.height, rhs.height) + 1)
+        try checkHeight(max(lhs.height, rhs.height) + 1, at: opToken)
         if let next = PrecedenceTable.comparisonOperator(current) {
             let middle = text(from: rhsStart, to: previousEnd)
             let first = text(from: start, to: lhsEnd)

@@ -147,14 +147,16 @@ struct Parser {
 
     mutating func leave() { depth -= 1 }
 
-    func checkHeight(_ h: Int) throws(PredicateFormatError) {
-        if h > Self.maxNestingDepth { throw tooDeep() }
+    /// `token` is the construct that makes the tree too tall; without it the error would point
+    /// at whatever follows the construct, often the end of the input.
+    func checkHeight(_ h: Int, at token: Token? = nil) throws(PredicateFormatError) {
+        if h > Self.maxNestingDepth { throw tooDeep(at: token) }
     }
 
-    func tooDeep(parentheses: Bool = false) -> PredicateFormatError {
+    func tooDeep(at token: Token? = nil, parentheses: Bool = false) -> PredicateFormatError {
         error(.nestingTooDeep, parentheses
               ? "the predicate nests parentheses and operators deeper than \(Self.maxRecursionDepth) levels"
-              : "the predicate nests deeper than \(Self.maxNestingDepth) levels",
+              : "the predicate nests deeper than \(Self.maxNestingDepth) levels", at: token,
               hint: "flatten it: long chains of AND/OR are fine, deep parentheses and operator chains are not")
     }
 

@@ -83,8 +83,11 @@ public struct PredicateFormatError: Error, Hashable, Sendable, CustomStringConve
     /// A compiler-style rendering: the message, the position, the source line and a caret
     /// under the offending text, then the hint.
     public var rendered: String {
-        let lines = source.split(separator: "\n", omittingEmptySubsequences: false)
-        let lineText = range.line - 1 < lines.count ? String(lines[range.line - 1]) : ""
+        // Lines end at "\n" bytes, as SourceRange counts them ("\r\n" is one Character, so
+        // splitting the String would not split CRLF text); the "\r" is not shown.
+        let lines = source.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+        var lineText = range.line - 1 < lines.count ? String(decoding: lines[range.line - 1], as: UTF8.self) : ""
+        if lineText.hasSuffix("\r") { lineText.removeLast() }
         let number = String(range.line)
         let gutter = String(repeating: " ", count: number.count)
         // Tabs keep their width in the caret line so the caret stays under the text.

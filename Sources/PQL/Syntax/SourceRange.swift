@@ -34,11 +34,16 @@ public struct SourceRange: Hashable, Sendable, CustomStringConvertible {
             if utf8[i] == UInt8(ascii: "\n") { line += 1; lineStart = utf8.index(after: i) }
             i = utf8.index(after: i)
         }
-        // Columns count characters; a range that starts inside a character counts from it.
-        let startChar = String.Index(lineStart, within: source) ?? source.startIndex
-        let endChar = String.Index(end, within: source)
-            ?? source.index(source.startIndex, offsetBy: 0)
-        let column = source[startChar..<max(startChar, endChar)].count + 1
+        // Columns count characters; a range that starts inside a character (a combining mark
+        // after a space) gets that character's column.
+        var column = 1
+        var c = String.Index(lineStart, within: source) ?? source.startIndex
+        while c < end {
+            let next = source.index(after: c)
+            if next > end { break }
+            column += 1
+            c = next
+        }
         self.init(offset: clamped, length: max(0, length), line: line, column: column)
     }
 

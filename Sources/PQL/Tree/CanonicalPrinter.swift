@@ -269,7 +269,8 @@ enum CanonicalPrinter {
         case .array(let a):
             writeList(a, to: &out)
         case .set(let a):
-            out += "CAST("; writeList(a, to: &out); out += ", \"NSSet\")"
+            // Sets have no order; sorting makes equal sets print alike, as dictionaries do.
+            out += "CAST("; writeList(canonicalOrder(a), to: &out); out += ", \"NSSet\")"
         case .dictionary(let d):
             out += "CAST({"
             for (i, key) in d.keys.sorted().enumerated() {
@@ -278,6 +279,25 @@ enum CanonicalPrinter {
             }
             out += "}, \"NSDictionary\")"
         }
+    }
+
+    /// A fixed order for set elements: nil, numbers by value (NaN after them), strings, then
+    /// the rest; ties are broken by the printed text.
+    static func canonicalOrder(_ a: [PredicateValue]) -> [PredicateValue] {
+        func key(_ v: PredicateValue) -> (rank: Int, number: Double, text: String) {
+            let text = v.description
+            switch v {
+            case .null: return (0, 0, text)
+            case .bool, .int, .double, .decimal:
+                let d = v.numeric!.doubleValue
+                return d.isNaN ? (2, 0, text) : (1, d, text)
+            case .string: return (3, 0, text)
+            default: return (4, 0, text)
+            }
+        }
+        return a.map { (key($0), $0) }
+            .sorted { l, r in (l.0.rank, l.0.number, l.0.text) < (r.0.rank, r.0.number, r.0.text) }
+            .map(\.1)
     }
 
     private static func writeList(_ a: [PredicateValue], to out: inout String) {
