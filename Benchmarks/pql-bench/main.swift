@@ -5,6 +5,7 @@ import Foundation
 //   swift build -c release --scratch-path .build-bench --product pql-bench
 //   .build-bench/release/pql-bench parse [--file F] [--iterations N] [--gnustep PATH | --no-gnustep]
 //                                        [--gnustep-runs R] [--large-bytes B]
+//   .build-bench/release/pql-bench eval [--n N] [--runs R]
 //
 // With no arguments it runs `parse` with the defaults.
 
@@ -22,6 +23,8 @@ let usage = """
       --no-gnustep      do not run GNUstep
       --gnustep-runs R  runs of GNUstep's bench-parse; per predicate the median counts (default 3)
       --large-bytes B   size of the large predicate (default 1000000)
+
+    \(EvalBenchmark.usage)
     """
 
 struct Options {
@@ -75,6 +78,14 @@ func defaultPredicateFile() -> String {
 
 func log(_ message: String) {
     FileHandle.standardError.write(Data((message + "\n").utf8))
+}
+
+if CommandLine.arguments.dropFirst().first == "eval" {
+    #if DEBUG
+    log("warning: this is a debug build; build with -c release for meaningful figures")
+    #endif
+    print(EvalBenchmark.parse(Array(CommandLine.arguments.dropFirst(2))).run())
+    exit(0)
 }
 
 let options = parseOptions(Array(CommandLine.arguments.dropFirst()))

@@ -4,10 +4,14 @@
 /// let adults = try PredicateNode(format: "age >= %@", 18).compiled(for: PredicateValue.self)
 /// let ok = try adults.evaluate(["age": 30])   // true
 /// ```
-public struct CompiledPredicate<Root>: Sendable {
+public struct CompiledPredicate<Root>: @unchecked Sendable {
     /// The predicate this was compiled from.
     public let predicate: PredicateNode
-    let test: @Sendable (Root, inout EvaluationState) throws(EvalError) -> Bool
+    /// The compiled closures capture only immutable values (resolved accessors, constants,
+    /// folded needles, patterns), hence `@unchecked Sendable`. The closure is stored as the
+    /// compiler returns it: converting it to a `@Sendable` type through a generic function
+    /// (`unsafeBitCast`) wrapped every call in two reabstraction thunks.
+    let test: PredicateFunction<Root>
 
     /// Compiles with an explicit reader (for types that are not ``PredicateEvaluable``).
     ///
@@ -17,13 +21,54 @@ public struct CompiledPredicate<Root>: Sendable {
     public init(_ predicate: PredicateNode, reader: ValueReader<Root>, functions: PredicateFunctions = .none) throws(PredicateEvaluationError) {
         self.predicate = predicate
         let f = try EvaluatorCompiler(reader: reader, functions: functions).compile(predicate)
-        self.test = unsafeBitCast(f, to: (@Sendable (Root, inout EvaluationState) throws(EvalError) -> Bool).self)
+        self.test = f
     }
 
     /// Whether `value` satisfies the predicate; `variables` bind `$names`.
     public func evaluate(_ value: Root, variables: [String: PredicateValue] = [:]) throws(PredicateEvaluationError) -> Bool {
         var state = EvaluationState(variables: variables)
         return try test(value, &state)
+    }
+}
+
+/// A compiled closure held in a struct. Arrays of bare closures store them at the most general
+/// abstraction, so each call would go through two reabstraction thunks; a struct field keeps
+/// the closure's own calling convention.
+struct PredicateStep<Root> {
+    let run: PredicateFunction<Root>
+
+    init(_ run: @escaping PredicateFunction<Root>) { self.run = run }
+
+    /// AND: every step holds, tried left to right up to the first that does not. Built as a
+    /// balanced tree of pairs, so evaluating touches no array (iterating one from generic code
+    /// looks up type metadata on every call) and nests only log2(n) calls deep.
+    static func all(_ steps: ArraySlice<PredicateStep>) -> PredicateFunction<Root> {
+        switch steps.count {
+        case 0: return { _, _ in true }
+        case 1: return steps[steps.startIndex].run
+        default:
+            let middle = steps.startIndex + steps.count / 2
+            let a = all(steps[..<middle]), b = all(steps[middle...])
+            return { root, state throws(EvalError) in
+                guard try a(root, &state) else { return false }
+                return try b(root, &state)
+            }
+        }
+    }
+
+    /// OR: some step holds, tried left to right up to the first that does (see ``all(_:)``).
+    static func any(_ steps: ArraySlice<PredicateStep>) -> PredicateFunction<Root> {
+        switch steps.count {
+        case 0: return { _, _ in false }
+        case 1: return steps[steps.startIndex].run
+        default:
+            let middle = steps.startIndex + steps.count / 2
+            let a = any(steps[..<middle]), b = any(steps[middle...])
+            return { root, state throws(EvalError) in
+                if try a(root, &state) { return true }
+                return try b(root, &state)
+            }
+        }
     }
 }
 
@@ -58,6 +103,20 @@ extension Sequence {
     /// ```
     public func filter(_ predicate: CompiledPredicate<Element>,
                        variables: [String: PredicateValue] = [:]) throws(PredicateEvaluationError) -> [Element] {
+        // Arrays and other contiguous storage: through the buffer, without an iterator, moving
+        // each match into the result instead of copying it twice (see `filter(_:variables:)` below).
+        var failure: EvalError? = nil
+        let contiguous = withContiguousStorageIfAvailable { buffer -> [Element] in
+            do throws(EvalError) {
+                return try predicate.filter(buffer, variables: variables)
+            } catch {
+                failure = error
+                return []
+            }
+        }
+        if let failure { throw failure }
+        if let contiguous { return contiguous }
+
         var state = EvaluationState(variables: variables)
         var out: [Element] = []
         var n = 0
@@ -75,6 +134,19 @@ extension Sequence {
     /// The indices (0-based positions) of the elements that satisfy a compiled predicate.
     public func indices(matching predicate: CompiledPredicate<Element>,
                         variables: [String: PredicateValue] = [:]) throws(PredicateEvaluationError) -> [Int] {
+        var failure: EvalError? = nil
+        let contiguous = withContiguousStorageIfAvailable { buffer -> [Int] in
+            do throws(EvalError) {
+                let (words, count) = try predicate.matches(buffer, variables: variables)
+                return CompiledPredicate<Element>.positions(words, count: count)
+            } catch {
+                failure = error
+                return []
+            }
+        }
+        if let failure { throw failure }
+        if let contiguous { return contiguous }
+
         var state = EvaluationState(variables: variables)
         var out: [Int] = []
         for (i, e) in self.enumerated() {
@@ -82,8 +154,104 @@ extension Sequence {
                 throw EvalError(kind: .cancelled, message: "the evaluation was cancelled after \(i) elements")
             }
             if try predicate.test(e, &state) { out.append(i) }
+            // Every element starts from the caller's variables (`:=` must not leak onwards).
+            if !state.variables.isEmpty && state.variables != variables { state.variables = variables }
         }
         return out
+    }
+}
+
+extension CompiledPredicate {
+    /// Which elements of `buffer` match, as a bitmap (bit `i % 64` of word `i / 64`), and how
+    /// many.
+    func matches(_ buffer: UnsafeBufferPointer<Root>,
+                 variables: [String: PredicateValue]) throws(EvalError) -> (words: [UInt64], count: Int) {
+        let n = buffer.count
+        var words = [UInt64](repeating: 0, count: (n + 63) >> 6)
+        var count = 0
+        guard n > 0, let base = buffer.baseAddress else { return (words, 0) }
+        var state = EvaluationState(variables: variables)
+        let test = self.test
+        try words.withUnsafeMutableBufferPointer { (w) throws(EvalError) in
+            var i = 0
+            while i < n {
+                // One word of bits at a time; the cancellation check every 65,536 elements.
+                if i & 0xFFFF == 0, i > 0, Task.isCancelled {
+                    throw EvalError(kind: .cancelled, message: "the evaluation was cancelled after \(i) elements")
+                }
+                let end = Swift.min(i + 64, n)
+                var bits: UInt64 = 0
+                var bit: UInt64 = 1
+                while i < end {
+                    if try test(base[i], &state) { bits |= bit }
+                    if !state.variables.isEmpty && state.variables != variables { state.variables = variables }
+                    bit &<<= 1
+                    i += 1
+                }
+                w[(i - 1) >> 6] = bits
+                count += bits.nonzeroBitCount
+            }
+        }
+        return (words, count)
+    }
+
+    /// The matching elements of `buffer`. Each element is copied once to be tested; a match is
+    /// then moved, not copied again, into a result with room for every element (untouched
+    /// capacity costs no memory until written). A result under half full is moved into an
+    /// array of exactly its size, so at most half the capacity is ever left unused.
+    func filter(_ buffer: UnsafeBufferPointer<Root>, variables: [String: PredicateValue]) throws(EvalError) -> [Root] {
+        let n = buffer.count
+        guard n > 0, let base = buffer.baseAddress else { return [] }
+        let test = self.test
+        var failure: EvalError? = nil
+        var exact: [Root]? = nil
+        let full = [Root](unsafeUninitializedCapacity: n) { out, initialized in
+            let target = out.baseAddress!
+            var count = 0
+            var state = EvaluationState(variables: variables)
+            do throws(EvalError) {
+                for i in 0..<n {
+                    if i & 0xFFFF == 0, i > 0, Task.isCancelled {
+                        throw EvalError(kind: .cancelled, message: "the evaluation was cancelled after \(i) elements")
+                    }
+                    let e = base[i]
+                    if try test(e, &state) {
+                        (target + count).initialize(to: consume e)
+                        count += 1
+                    }
+                    if !state.variables.isEmpty && state.variables != variables { state.variables = variables }
+                }
+            } catch {
+                failure = error
+            }
+            if failure == nil && count <= n / 2 {
+                exact = count == 0 ? [] : [Root](unsafeUninitializedCapacity: count) { small, moved in
+                    small.baseAddress!.moveInitialize(from: target, count: count)
+                    moved = count
+                }
+                initialized = 0
+            } else {
+                initialized = count
+            }
+        }
+        if let failure { throw failure }
+        return exact ?? full
+    }
+
+    /// The positions of the set bits.
+    static func positions(_ words: [UInt64], count: Int) -> [Int] {
+        [Int](unsafeUninitializedCapacity: count) { out, initialized in
+            var j = 0
+            for (w, word) in words.enumerated() {
+                var bits = word
+                while bits != 0 {
+                    out[j] = w << 6 | bits.trailingZeroBitCount
+                    j += 1
+                    bits &= bits &- 1
+                }
+            }
+            initialized = j
+        }
     }
 }
 

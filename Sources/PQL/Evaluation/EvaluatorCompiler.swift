@@ -23,31 +23,11 @@ struct EvaluatorCompiler<Root> {
             let f = try compile(inner)
             return { root, state throws(EvalError) in try !f(root, &state) }
         case .and(let ps):
-            let fs = try ps.map { (q) throws(EvalError) in try compile(q) }
-            if fs.count == 2 {
-                let a = fs[0], b = fs[1]
-                return { root, state throws(EvalError) in
-                    guard try a(root, &state) else { return false }
-                    return try b(root, &state)
-                }
-            }
-            return { root, state throws(EvalError) in
-                for f in fs where try !f(root, &state) { return false }
-                return true
-            }
+            let fs = try ps.map { (q) throws(EvalError) in PredicateStep(try compile(q)) }
+            return PredicateStep.all(fs[...])
         case .or(let ps):
-            let fs = try ps.map { (q) throws(EvalError) in try compile(q) }
-            if fs.count == 2 {
-                let a = fs[0], b = fs[1]
-                return { root, state throws(EvalError) in
-                    if try a(root, &state) { return true }
-                    return try b(root, &state)
-                }
-            }
-            return { root, state throws(EvalError) in
-                for f in fs where try f(root, &state) { return true }
-                return false
-            }
+            let fs = try ps.map { (q) throws(EvalError) in PredicateStep(try compile(q)) }
+            return PredicateStep.any(fs[...])
         case .comparison(let c):
             do throws(EvalError) {
                 return try compile(c)

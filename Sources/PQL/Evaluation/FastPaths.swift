@@ -1,114 +1,276 @@
-/// Specialised closures for the commonest comparison shape — one typed key against a
-/// constant — that read the key without building a ``PredicateValue``. Each path gives exactly
-/// what the general path gives; anything else falls back (returns nil).
+import Foundation
+
+/// Specialised closures for the commonest comparison shape — one key against a constant — that
+/// read the key without building a ``PredicateValue``. Each path gives exactly what the general
+/// path gives; anything else falls back (returns nil, or for dictionaries calls the general
+/// closure for values of other types).
+///
+/// - Typed values (``PredicateReadable``): the key's typed accessor, compared directly.
+/// - `[String: Any]` dictionaries: the raw `Any` is tested by type identity; `Int`, `Double`,
+///   `String` and `[String]` values are compared directly, an absent key is nil, and any other
+///   value goes through the general closure, so conversions and errors stay the general ones.
 enum FastPaths {
     static func comparison<Root>(_ c: ComparisonNode, options: StringOptions,
                                  reader: ValueReader<Root>) throws(EvalError) -> PredicateFunction<Root>? {
         guard case .keyPath(let path) = c.lhs, path.count == 1, !path[0].hasPrefix("@"),
               case .constant(let constant) = c.rhs else { return nil }
+        if let rawKey = reader.rawKey {
+            return try dictionary(c, rawKey(path[0]), constant, options, reader)
+        }
         let accessor = try reader.key(path[0])
+        if constant.isNull, c.quantifier == .direct, c.op == .equal || c.op == .notEqual {
+            return nilTest(accessor, isNil: c.op == .equal)
+        }
         switch (accessor, c.quantifier) {
         case (.int(let get), .direct):
-            return integer(get, c.op, constant)
+            guard let test = IntTest(c.op, constant), let whenNil = nilResult(c.op, constant, options) else { return nil }
+            return { root, _ in
+                if let v = get(root) { return test(v) }
+                return whenNil
+            }
         case (.double(let get), .direct):
-            return double(get, c.op, constant)
+            guard let test = DoubleTest(c.op, constant), let whenNil = nilResult(c.op, constant, options) else { return nil }
+            return { root, _ in
+                if let v = get(root) { return test(v) }
+                return whenNil
+            }
         case (.string(let get), .direct):
-            return try string(get, c.op, constant, options)
+            guard let test = try StringTest(c.op, constant, options), let whenNil = nilResult(c.op, constant, options) else { return nil }
+            return { root, _ throws(EvalError) in
+                guard let v = get(root) else { return whenNil }
+                do throws(EvalError) { return try test(v) } catch { throw error.located(c.description) }
+            }
         case (.strings(let get), .any):
-            // ANY tags == 'x' (literal): a scan without boxing.
+            // ANY tags == 'x' (literal): a scan without boxing; nil is false (spec §6.2).
             guard c.op == .equal, options.isLiteral, case .string(let s) = constant else { return nil }
-            return { root, _ in get(root)?.contains { $0.utf8.elementsEqual(s.utf8) } ?? false }
+            let bytes = LiteralBytes(s)
+            return { root, _ in get(root)?.contains { bytes.equal($0) } ?? false }
         default:
             return nil
         }
     }
 
-    private static func integer<Root>(_ get: @escaping @Sendable (Root) -> Int?, _ op: ComparisonOperator,
-                                      _ constant: PredicateValue) -> PredicateFunction<Root>? {
-        if constant.isNull {
-            switch op {
-            case .equal: return { root, _ in get(root) == nil }
-            case .notEqual: return { root, _ in get(root) != nil }
-            default: return nil
+    /// `x == nil` (`isNil`) or `x != nil` on a typed key.
+    private static func nilTest<Root>(_ accessor: KeyAccessor<Root>, isNil: Bool) -> PredicateFunction<Root>? {
+        switch accessor {
+        case .int(let get): return { root, _ in (get(root) == nil) == isNil }
+        case .double(let get): return { root, _ in (get(root) == nil) == isNil }
+        case .string(let get): return { root, _ in (get(root) == nil) == isNil }
+        case .strings(let get): return { root, _ in (get(root) == nil) == isNil }
+        case .value: return nil
+        }
+    }
+
+    /// The result for a nil value: `apply` with `.null` on the left depends only on the
+    /// operator and the constant. nil when that throws (then there is no fast path).
+    private static func nilResult(_ op: ComparisonOperator, _ constant: PredicateValue, _ options: StringOptions) -> Bool? {
+        try? ComparisonEvaluation.apply(op, .null, constant, options, .none)
+    }
+
+    // MARK: Dictionaries
+
+    /// `[String: Any]`: by the type of the stored value. The general closure is the one
+    /// `EvaluatorCompiler` builds for this comparison without fast paths.
+    private static func dictionary<Root>(_ c: ComparisonNode, _ raw: @escaping @Sendable (Root) -> Any?,
+                                         _ constant: PredicateValue, _ options: StringOptions,
+                                         _ reader: ValueReader<Root>) throws(EvalError) -> PredicateFunction<Root>? {
+        let general = try EvaluatorCompiler(reader: reader.withoutRawKeys, functions: .none).compile(c)
+        if c.quantifier == .any {
+            guard c.op == .equal, options.isLiteral, case .string(let s) = constant else { return nil }
+            let bytes = LiteralBytes(s)
+            return { root, state throws(EvalError) in
+                guard let v = raw(root) else { return false }
+                if type(of: v) == [String].self { return (v as! [String]).contains { bytes.equal($0) } }
+                return try general(root, &state)
             }
         }
+        guard c.quantifier == .direct, let whenNil = nilResult(c.op, constant, options) else { return nil }
+        if constant.isNull {
+            // x == nil / x != nil: any String, Int, Double or [String] is a non-nil value.
+            guard c.op == .equal || c.op == .notEqual else { return nil }
+            let whenValue = c.op == .notEqual
+            return { root, state throws(EvalError) in
+                guard let v = raw(root) else { return whenNil }
+                let t = type(of: v)
+                if t == String.self || t == Int.self || t == Double.self || t == [String].self { return whenValue }
+                return try general(root, &state)
+            }
+        }
+        let int = IntTest(c.op, constant), double = DoubleTest(c.op, constant)
+        let string = try StringTest(c.op, constant, options)
+        if int == nil && double == nil && string == nil { return nil }
+        return { root, state throws(EvalError) in
+            guard let v = raw(root) else { return whenNil }
+            let t = type(of: v)
+            if t == String.self, let string {
+                // Only MATCHES throws (a runaway pattern); located as the general path locates it.
+                do throws(EvalError) { return try string(v as! String) } catch { throw error.located(c.description) }
+            }
+            if t == Int.self, let int { return int(v as! Int) }
+            if t == Double.self, let double { return double(v as! Double) }
+            return try general(root, &state)
+        }
+    }
+}
+
+// MARK: - Value tests
+
+/// An `Int` against an integer constant: the six relational operators and BETWEEN.
+struct IntTest: Sendable {
+    private enum Op: Sendable { case eq, ne, lt, le, gt, ge, between }
+    private let op: Op
+    private let c: Int
+    private let hi: Int
+
+    init?(_ op: ComparisonOperator, _ constant: PredicateValue) {
         if case .array(let bounds) = constant, op == .between, bounds.count == 2,
            case .int(var lo)? = bounds[0].numeric, case .int(var hi)? = bounds[1].numeric {
+            // Bounds in reverse order are swapped, as the general path does.
             if lo > hi { swap(&lo, &hi) }
-            let l = Int(lo), h = Int(hi)
-            return { root, _ in get(root).map { $0 >= l && $0 <= h } ?? false }
+            guard let l = Int(exactly: lo), let h = Int(exactly: hi) else { return nil }
+            (self.op, c, self.hi) = (.between, l, h)
+            return
         }
         guard case .int(let c64)? = constant.numeric, let c = Int(exactly: c64) else { return nil }
         switch op {
-        case .equal: return { root, _ in get(root) == c }
-        case .notEqual: return { root, _ in get(root) != c }
-        case .lessThan: return { root, _ in get(root).map { $0 < c } ?? false }
-        case .lessThanOrEqual: return { root, _ in get(root).map { $0 <= c } ?? false }
-        case .greaterThan: return { root, _ in get(root).map { $0 > c } ?? false }
-        case .greaterThanOrEqual: return { root, _ in get(root).map { $0 >= c } ?? false }
+        case .equal: self.op = .eq
+        case .notEqual: self.op = .ne
+        case .lessThan: self.op = .lt
+        case .lessThanOrEqual: self.op = .le
+        case .greaterThan: self.op = .gt
+        case .greaterThanOrEqual: self.op = .ge
         default: return nil
         }
+        self.c = c
+        hi = c
     }
 
-    private static func double<Root>(_ get: @escaping @Sendable (Root) -> Double?, _ op: ComparisonOperator,
-                                     _ constant: PredicateValue) -> PredicateFunction<Root>? {
-        if constant.isNull {
-            switch op {
-            case .equal: return { root, _ in get(root) == nil }
-            case .notEqual: return { root, _ in get(root) != nil }
-            default: return nil
-            }
+    @inline(__always)
+    func callAsFunction(_ v: Int) -> Bool {
+        switch op {
+        case .eq: return v == c
+        case .ne: return v != c
+        case .lt: return v < c
+        case .le: return v <= c
+        case .gt: return v > c
+        case .ge: return v >= c
+        case .between: return v >= c && v <= hi
         }
-        // Only constants a double represents exactly, so the comparison is the general one.
+    }
+}
+
+/// A `Double` against a constant it represents exactly (so the comparison is the general
+/// one): `<`, `<=`, `>`, `>=`.
+struct DoubleTest: Sendable {
+    private enum Op: Sendable { case lt, le, gt, ge }
+    private let op: Op
+    private let d: Double
+
+    init?(_ op: ComparisonOperator, _ constant: PredicateValue) {
         guard let n = constant.numeric, case let d = n.doubleValue, !d.isNaN,
               n.compare(.double(d)) == .orderedSame else { return nil }
         switch op {
-        case .lessThan: return { root, _ in get(root).map { $0 < d } ?? false }
-        case .lessThanOrEqual: return { root, _ in get(root).map { $0 <= d } ?? false }
-        case .greaterThan: return { root, _ in get(root).map { $0 > d } ?? false }
-        case .greaterThanOrEqual: return { root, _ in get(root).map { $0 >= d } ?? false }
+        case .lessThan: self.op = .lt
+        case .lessThanOrEqual: self.op = .le
+        case .greaterThan: self.op = .gt
+        case .greaterThanOrEqual: self.op = .ge
         default: return nil
         }
+        self.d = d
     }
 
-    private static func string<Root>(_ get: @escaping @Sendable (Root) -> String?, _ op: ComparisonOperator,
-                                     _ constant: PredicateValue, _ options: StringOptions) throws(EvalError) -> PredicateFunction<Root>? {
-        if constant.isNull {
-            switch op {
-            case .equal: return { root, _ in get(root) == nil }
-            case .notEqual: return { root, _ in get(root) != nil }
-            default: return nil
-            }
+    @inline(__always)
+    func callAsFunction(_ v: Double) -> Bool {
+        switch op {
+        case .lt: return v < d
+        case .le: return v <= d
+        case .gt: return v > d
+        case .ge: return v >= d
         }
+    }
+}
+
+/// A string constant's UTF-8, for literal (byte-wise) equality.
+struct LiteralBytes: Sendable {
+    let bytes: [UInt8]
+
+    init(_ s: String) { bytes = Array(s.utf8) }
+
+    /// `s.utf8.elementsEqual(constant.utf8)`: the lengths first, then one `memcmp`.
+    @inline(__always)
+    func equal(_ s: String) -> Bool {
+        let n = bytes.count
+        guard s.utf8.count == n else { return false }
+        if n == 0 { return true }
+        if let r = s.utf8.withContiguousStorageIfAvailable({ u in
+            bytes.withUnsafeBufferPointer { b in memcmp(u.baseAddress!, b.baseAddress!, n) == 0 }
+        }) {
+            return r
+        }
+        return s.utf8.elementsEqual(bytes)
+    }
+}
+
+/// A `String` against a string constant (or a constant collection for IN), with the options.
+struct StringTest: @unchecked Sendable {
+    // @unchecked: LikePattern and RegexPattern are immutable after init.
+    private enum Kind {
+        case equal(LiteralBytes)
+        case notEqual(LiteralBytes)
+        /// BEGINSWITH / ENDSWITH / CONTAINS: the constant folded with the options, as a string
+        /// for the general search and as bytes for the scalar-table fold.
+        case search(ComparisonOperator, String, [UInt8], StringOptions)
+        /// IN a few strings: a scan with literal equality.
+        case fewMembers([LiteralBytes])
+        /// IN many strings: a hash lookup, then literal equality.
+        case members(Set<String>)
+        case like(LikePattern)
+        case regex(RegexPattern)
+    }
+    private let kind: Kind
+
+    init?(_ op: ComparisonOperator, _ constant: PredicateValue, _ options: StringOptions) throws(EvalError) {
         guard !options.localized else { return nil }
         switch (op, constant) {
         case (.equal, .string(let s)) where options.isLiteral:
-            return { root, _ in get(root).map { $0.utf8.elementsEqual(s.utf8) } ?? false }
+            kind = .equal(LiteralBytes(s))
         case (.notEqual, .string(let s)) where options.isLiteral:
-            return { root, _ in get(root).map { !$0.utf8.elementsEqual(s.utf8) } ?? true }
+            kind = .notEqual(LiteralBytes(s))
         case (.beginsWith, .string(let s)), (.endsWith, .string(let s)), (.contains, .string(let s)):
             let needle = options.prepare(s)
-            return { root, _ in get(root).map { StringSearch.test(op, subject: $0, preparedNeedle: needle, options: options) } ?? false }
+            kind = .search(op, needle, Array(needle.utf8), options)
         case (.in, .array(let a)), (.in, .set(let a)):
             // Membership ignores options (spec §6.7); only strings can be members.
-            let members = Set(a.compactMap { v -> String? in if case .string(let s) = v { return s } else { return nil } })
-            return { root, _ in get(root).map { members.contains($0) && Self.literalMember($0, members) } ?? false }
+            let strings = a.compactMap { v -> String? in if case .string(let s) = v { return s } else { return nil } }
+            kind = strings.count <= 16 ? .fewMembers(strings.map(LiteralBytes.init)) : .members(Set(strings))
         case (.like, .string(let s)):
-            let pattern = LikePattern(s, options: options)
-            return { root, _ in get(root).map { pattern.matches($0) } ?? false }
+            kind = .like(LikePattern(s, options: options))
         case (.matches, .string(let s)):
-            let regex = try RegexPattern(s, options: options)
-            return { root, _ throws(EvalError) in
-                guard let v = get(root) else { return false }
-                return try regex.matches(v)
-            }
+            kind = .regex(try RegexPattern(s, options: options))
         default:
             return nil
+        }
+    }
+
+    @inline(__always)
+    func callAsFunction(_ v: String) throws(EvalError) -> Bool {
+        switch kind {
+        case .equal(let b): return b.equal(v)
+        case .notEqual(let b): return !b.equal(v)
+        case .search(let op, let needle, let bytes, let options):
+            if let r = FoldedSearch.test(op, subject: v, needle: bytes, options: options) { return r }
+            return StringSearch.test(op, subject: v, preparedNeedle: needle, options: options)
+        case .fewMembers(let members):
+            for m in members where m.equal(v) { return true }
+            return false
+        case .members(let members):
+            return Self.literalMember(v, members)
+        case .like(let pattern): return pattern.matches(v)
+        case .regex(let regex): return try regex.matches(v)
         }
     }
 
     /// Swift's String equality is canonical equivalence; membership must be literal.
-    @inline(__always)
     private static func literalMember(_ s: String, _ members: Set<String>) -> Bool {
         guard let i = members.firstIndex(of: s) else { return false }
         return members[i].utf8.elementsEqual(s.utf8) || members.contains { $0.utf8.elementsEqual(s.utf8) }

@@ -109,17 +109,36 @@ public enum EncodableValues {
 
     static func encode<T: Encodable>(_ value: T) throws(EvalError) -> PredicateValue {
         let encoder = JSONEncoder()
+        // Dates travel as their exact seconds since 2001 under a private key and are restored
+        // below: an ISO-8601 string keeps microseconds at most, and a Codable value must equal
+        // its own date as the typed readers do (sub-second precision matters, spec §6.3).
         encoder.dateEncodingStrategy = .custom { date, enc in
             var c = enc.container(keyedBy: DateKey.self)
-            try c.encode(ISO8601.string(from: date), forKey: .date)
+            try c.encode(date.timeIntervalSinceReferenceDate, forKey: .seconds)
         }
         encoder.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
         do {
-            return try JSONReader.value(from: [UInt8](try encoder.encode(value)))
+            return restoringDates(try JSONReader.value(from: [UInt8](try encoder.encode(value))))
         } catch {
             throw EvalError.typeMismatch("\(T.self) could not be encoded: \(error)")
         }
     }
 
-    private enum DateKey: String, CodingKey { case date = "$date" }
+    private enum DateKey: String, CodingKey { case seconds = "$pql.secondsSince2001" }
+
+    /// Turns the objects the date strategy wrote back into dates.
+    private static func restoringDates(_ v: PredicateValue) -> PredicateValue {
+        switch v {
+        case .dictionary(let d):
+            if d.count == 1, let s = d[DateKey.seconds.rawValue] {
+                if let n = s.numeric { return .date(Date(timeIntervalSinceReferenceDate: n.doubleValue)) }
+                if case .string(let t) = s, let n = Double(t) { return .date(Date(timeIntervalSinceReferenceDate: n)) }
+            }
+            return .dictionary(d.mapValues(restoringDates))
+        case .array(let a):
+            return .array(a.map(restoringDates))
+        default:
+            return v
+        }
+    }
 }

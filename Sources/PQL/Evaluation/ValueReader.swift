@@ -13,11 +13,28 @@ public struct ValueReader<Root>: Sendable {
     let selfValue: @Sendable (Root) throws(EvalError) -> PredicateValue
     /// A reader for one key, resolved once at compile time. Throws for a key the type lacks.
     let key: @Sendable (String) throws(EvalError) -> KeyAccessor<Root>
+    /// For `[String: Any]` only: the stored `Any` of a key, before conversion, so the fast
+    /// paths can test it by type (``FastPaths``). nil for every other reader.
+    let rawKey: (@Sendable (String) -> @Sendable (Root) -> Any?)?
 
     public init(selfValue: @escaping @Sendable (Root) throws(PredicateEvaluationError) -> PredicateValue,
                 key: @escaping @Sendable (String) throws(PredicateEvaluationError) -> KeyAccessor<Root>) {
         self.selfValue = selfValue
         self.key = key
+        self.rawKey = nil
+    }
+
+    init(selfValue: @escaping @Sendable (Root) throws(PredicateEvaluationError) -> PredicateValue,
+         key: @escaping @Sendable (String) throws(PredicateEvaluationError) -> KeyAccessor<Root>,
+         rawKey: @escaping @Sendable (String) -> @Sendable (Root) -> Any?) {
+        self.selfValue = selfValue
+        self.key = key
+        self.rawKey = rawKey
+    }
+
+    /// The same reader without raw access: what the general (non-fast) path compiles with.
+    var withoutRawKeys: ValueReader {
+        ValueReader(selfValue: selfValue, key: key)
     }
 }
 
@@ -79,7 +96,8 @@ extension Dictionary: PredicateEvaluable where Key == String, Value == Any {
                     guard let v = PredicateValue(any: raw) else { throw unconvertible(raw as Any) }
                     return v
                 }
-            })
+            },
+            rawKey: { name in { d in d[name] } })
     }
 }
 
