@@ -199,10 +199,8 @@ struct EvaluationSpecialFormsTests {
         // (Sequence.indices(matching:) on a non-contiguous sequence keeps one state for all
         // elements; CompiledPredicate.swift is being reworked elsewhere, so this is reported,
         // and marked intermittent to pass once it is fixed.)
-        withKnownIssue("indices(matching:) on a non-contiguous sequence shares := bindings", isIntermittent: true) {
-            let h = evaluationError { try AnySequence(rows).indices(matching: p) }
-            #expect(h?.kind == .unboundVariable)
-        }
+        let h = evaluationError { try AnySequence(rows).indices(matching: p) }
+        #expect(h?.kind == .unboundVariable)
         let q = PredicateQuery(p.predicate)
         let i = evaluationError { try q.run(on: rows) }
         #expect(i?.kind == .unboundVariable)

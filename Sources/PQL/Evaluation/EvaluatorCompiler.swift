@@ -213,6 +213,7 @@ struct EvaluatorCompiler<Root> {
             return { root, _ throws(EvalError) in try KeyPathReading.value(try selfValue(root), path: rest) }
         }
         let accessor = try reader.key(first)
+        try reader.checkPath?(path)
         if path.count == 1 {
             return { root, _ throws(EvalError) in try accessor.read(root) }
         }

@@ -33,6 +33,9 @@ public struct PredicateKeys<Root>: Sendable, ExpressibleByDictionaryLiteral {
 /// How to read one key of a typed value.
 public struct Accessor<Root>: Sendable {
     let key: KeyAccessor<Root>
+    /// For nested ``PredicateReadable`` values: checks the rest of a key path against the
+    /// nested type's keys.
+    var nested: (@Sendable (ArraySlice<String>) throws(EvalError) -> Void)? = nil
 
     public static func int(_ f: @escaping @Sendable (Root) -> Int?) -> Self { .init(key: .int(f)) }
     public static func double(_ f: @escaping @Sendable (Root) -> Double?) -> Self { .init(key: .double(f)) }
@@ -50,12 +53,32 @@ public struct Accessor<Root>: Sendable {
     public static func objects<T: PredicateValueConvertible>(_ f: @escaping @Sendable (Root) -> [T]?) -> Self {
         .init(key: .value { f($0).map { .array($0.map(\.predicateValue)) } ?? .null })
     }
+    /// A nested typed object: keys after it are checked against `T`'s keys when compiling.
+    public static func object<T: PredicateReadable>(_ f: @escaping @Sendable (Root) -> T?) -> Self {
+        .init(key: .value { f($0)?.predicateValue ?? .null }, nested: { rest throws(EvalError) in try T.checkKeyPath(rest) })
+    }
+    /// A to-many collection of typed objects, checked like ``object(_:)-9x7zq``.
+    public static func objects<T: PredicateReadable>(_ f: @escaping @Sendable (Root) -> [T]?) -> Self {
+        .init(key: .value { f($0).map { .array($0.map(\.predicateValue)) } ?? .null },
+              nested: { rest throws(EvalError) in try T.checkKeyPath(rest) })
+    }
 }
 
 extension PredicateReadable {
+    /// Checks a key path against the declared keys, through nested typed values; collection
+    /// operators and `self` end the check (what follows them is read dynamically).
+    static func checkKeyPath(_ path: ArraySlice<String>) throws(EvalError) {
+        guard let name = path.first, !name.hasPrefix("@"), name != "self" else { return }
+        guard let accessor = predicateKeys.accessors[name] else {
+            throw EvalError(kind: .unknownKey, message: "\(Self.self) has no key '\(name)'",
+                            hint: keyHint(name, predicateKeys.names))
+        }
+        try accessor.nested?(path.dropFirst())
+    }
+
     public static var predicateReader: ValueReader<Self> {
         let keys = predicateKeys
-        return ValueReader(
+        var reader = ValueReader<Self>(
             selfValue: { $0.predicateValue },
             key: { name throws(EvalError) in
                 if let a = keys.accessors[name] { return a.key }
@@ -63,6 +86,8 @@ extension PredicateReadable {
                 throw EvalError(kind: .unknownKey, message: "\(Self.self) has no key '\(name)'",
                                 hint: Self.keyHint(name, keys.names))
             })
+        reader.checkPath = { path throws(EvalError) in try checkKeyPath(path[...]) }
+        return reader
     }
 
     /// A dictionary of every declared key, for SELF and nested use.

@@ -16,6 +16,9 @@ public struct ValueReader<Root>: Sendable {
     /// For `[String: Any]` only: the stored `Any` of a key, before conversion, so the fast
     /// paths can test it by type (``FastPaths``). nil for every other reader.
     let rawKey: (@Sendable (String) -> @Sendable (Root) -> Any?)?
+    /// Checks a whole key path at compile time, for types that know the keys of their nested
+    /// values too (``PredicateReadable``): an unknown nested key is an error, not nil (D5).
+    var checkPath: (@Sendable ([String]) throws(EvalError) -> Void)? = nil
 
     public init(selfValue: @escaping @Sendable (Root) throws(PredicateEvaluationError) -> PredicateValue,
                 key: @escaping @Sendable (String) throws(PredicateEvaluationError) -> KeyAccessor<Root>) {
@@ -34,7 +37,9 @@ public struct ValueReader<Root>: Sendable {
 
     /// The same reader without raw access: what the general (non-fast) path compiles with.
     var withoutRawKeys: ValueReader {
-        ValueReader(selfValue: selfValue, key: key)
+        var r = ValueReader(selfValue: selfValue, key: key)
+        r.checkPath = checkPath
+        return r
     }
 }
 

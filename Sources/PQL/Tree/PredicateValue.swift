@@ -113,6 +113,8 @@ extension PredicateValue.Numeric {
         case .double(let d):
             if d.isNaN { return nil }
             if d.isInfinite { return d > 0 ? .orderedAscending : .orderedDescending }
+            // Decimal(d) overflows for huge doubles; at such magnitudes compare as doubles.
+            if Swift.abs(d) > 1e30 { return Self.double(NSDecimalNumber(decimal: a).doubleValue).compare(.double(d)) }
             b = Decimal(d)
         }
         return a < b ? .orderedAscending : (a == b ? .orderedSame : .orderedDescending)
