@@ -34,32 +34,23 @@ public struct JSONReader {
     /// Parses one JSON value that makes up the whole text.
     public static func value(from text: String) throws(JSONReadError) -> PredicateValue {
         var t = text
-        let r: Result<PredicateValue, JSONReadError> = t.withUTF8 { buf in
-            var reader = JSONReader(b: buf)
-            do throws(JSONReadError) {
-                reader.skipSpace()
-                let v = try reader.parseValue()
-                reader.skipSpace()
-                guard reader.i == buf.count else { throw reader.fail("unexpected text after the JSON value") }
-                return .success(v)
-            } catch { return .failure(error) }
-        }
-        return try r.get()
+        // withUTF8 rethrows untyped errors; carry the typed one out in a Result.
+        return try t.withUTF8 { buf in Result { () throws(JSONReadError) in try whole(buf) } }.get()
     }
 
     /// Parses UTF-8 bytes holding one JSON value.
     public static func value(from bytes: [UInt8]) throws(JSONReadError) -> PredicateValue {
-        let r: Result<PredicateValue, JSONReadError> = bytes.withUnsafeBufferPointer { buf in
-            var reader = JSONReader(b: buf)
-            do throws(JSONReadError) {
-                reader.skipSpace()
-                let v = try reader.parseValue()
-                reader.skipSpace()
-                guard reader.i == buf.count else { throw reader.fail("unexpected text after the JSON value") }
-                return .success(v)
-            } catch { return .failure(error) }
-        }
-        return try r.get()
+        try bytes.withUnsafeBufferPointer { buf in Result { () throws(JSONReadError) in try whole(buf) } }.get()
+    }
+
+    /// One value, surrounded by nothing but whitespace.
+    private static func whole(_ buf: UnsafeBufferPointer<UInt8>) throws(JSONReadError) -> PredicateValue {
+        var reader = JSONReader(b: buf)
+        reader.skipSpace()
+        let v = try reader.parseValue()
+        reader.skipSpace()
+        guard reader.i == buf.count else { throw reader.fail("unexpected text after the JSON value") }
+        return v
     }
 
     init(b: UnsafeBufferPointer<UInt8>, offset: Int = 0) {
