@@ -58,9 +58,17 @@ extension PredicateNode {
     /// // ["X", "Y"]
     /// ```
     public var variableNames: Set<String> {
-        var names = Set<String>()
-        VariableCollector.collect(self, bound: [], into: &names)
-        return names
+        var use = VariableCollector.Use()
+        VariableCollector.collect(self, bound: [], into: &use)
+        return use.read
+    }
+
+    /// Whether evaluating the predicate can change its variable bindings (`$x := …`), so that
+    /// each element must start again from the caller's variables.
+    var assignsVariables: Bool {
+        var use = VariableCollector.Use()
+        VariableCollector.collect(self, bound: [], into: &use)
+        return use.assigns
     }
 }
 
@@ -128,7 +136,13 @@ private struct Substitution {
 }
 
 private enum VariableCollector {
-    static func collect(_ p: PredicateNode, bound: Set<String>, into names: inout Set<String>) {
+    /// The variables a tree reads (free ones only) and whether it assigns any.
+    struct Use {
+        var read = Set<String>()
+        var assigns = false
+    }
+
+    static func collect(_ p: PredicateNode, bound: Set<String>, into names: inout Use) {
         switch p {
         case .constant: break
         case .comparison(let c):
@@ -139,10 +153,10 @@ private enum VariableCollector {
         }
     }
 
-    static func collect(_ e: ExpressionNode, bound: Set<String>, into names: inout Set<String>) {
+    static func collect(_ e: ExpressionNode, bound: Set<String>, into names: inout Use) {
         switch e {
         case .constant, .evaluatedObject, .keyPath, .anyKey: break
-        case .variable(let name): if !bound.contains(name) { names.insert(name) }
+        case .variable(let name): if !bound.contains(name) { names.read.insert(name) }
         case .keyPathOn(let operand, _): collect(operand, bound: bound, into: &names)
         case .aggregate(let es): for x in es { collect(x, bound: bound, into: &names) }
         case .function(_, let args): for x in args { collect(x, bound: bound, into: &names) }
@@ -162,7 +176,9 @@ private enum VariableCollector {
         case .subquery(let collection, let variable, let predicate):
             collect(collection, bound: bound, into: &names)
             collect(predicate, bound: bound.union([variable]), into: &names)
-        case .assignment(_, let value): collect(value, bound: bound, into: &names)
+        case .assignment(_, let value):
+            names.assigns = true
+            collect(value, bound: bound, into: &names)
         case .setOperation(_, let a, let b):
             collect(a, bound: bound, into: &names)
             collect(b, bound: bound, into: &names)

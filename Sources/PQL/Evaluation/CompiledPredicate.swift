@@ -12,6 +12,9 @@ public struct CompiledPredicate<Root>: @unchecked Sendable {
     /// compiler returns it: converting it to a `@Sendable` type through a generic function
     /// (`unsafeBitCast`) wrapped every call in two reabstraction thunks.
     let test: PredicateFunction<Root>
+    /// Whether `:=` can change the bindings while evaluating; only then must each element start
+    /// again from the caller's variables (SUBQUERY restores its own variable).
+    let assigns: Bool
 
     /// Compiles with an explicit reader (for types that are not ``PredicateEvaluable``).
     ///
@@ -20,8 +23,14 @@ public struct CompiledPredicate<Root>: @unchecked Sendable {
     /// ```
     public init(_ predicate: PredicateNode, reader: ValueReader<Root>, functions: PredicateFunctions = .none) throws(PredicateEvaluationError) {
         self.predicate = predicate
-        let f = try EvaluatorCompiler(reader: reader, functions: functions).compile(predicate)
-        self.test = f
+        self.test = try EvaluatorCompiler(reader: reader, functions: functions).compile(predicate)
+        self.assigns = predicate.assignsVariables
+    }
+
+    /// Gives the next element the caller's bindings, undoing what `:=` did to the last one.
+    @inline(__always)
+    func restart(_ state: inout EvaluationState, _ variables: [String: PredicateValue]) {
+        if assigns { state.variables = variables }
     }
 
     /// Whether `value` satisfies the predicate; `variables` bind `$names`.
@@ -117,17 +126,8 @@ extension Sequence {
         if let failure { throw failure }
         if let contiguous { return contiguous }
 
-        var state = EvaluationState(variables: variables)
         var out: [Element] = []
-        var n = 0
-        for e in self {
-            n &+= 1
-            if n & 0xFFFF == 0, Task.isCancelled {
-                throw EvalError(kind: .cancelled, message: "the evaluation was cancelled after \(n) elements")
-            }
-            if try predicate.test(e, &state) { out.append(e) }
-            if !state.variables.isEmpty && state.variables != variables { state.variables = variables }
-        }
+        try forEachMatch(of: predicate, variables: variables) { _, e in out.append(e) }
         return out
     }
 
@@ -147,17 +147,21 @@ extension Sequence {
         if let failure { throw failure }
         if let contiguous { return contiguous }
 
-        var state = EvaluationState(variables: variables)
         var out: [Int] = []
-        for (i, e) in self.enumerated() {
-            if i & 0xFFFF == 0xFFFF, Task.isCancelled {
-                throw EvalError(kind: .cancelled, message: "the evaluation was cancelled after \(i) elements")
-            }
-            if try predicate.test(e, &state) { out.append(i) }
-            // Every element starts from the caller's variables (`:=` must not leak onwards).
-            if !state.variables.isEmpty && state.variables != variables { state.variables = variables }
-        }
+        try forEachMatch(of: predicate, variables: variables) { i, _ in out.append(i) }
         return out
+    }
+
+    /// The generic path of ``filter(_:variables:)`` and ``indices(matching:variables:)``, for
+    /// sequences without contiguous storage.
+    private func forEachMatch(of predicate: CompiledPredicate<Element>, variables: [String: PredicateValue],
+                              _ body: (Int, Element) -> Void) throws(EvalError) {
+        var state = EvaluationState(variables: variables)
+        for (i, e) in self.enumerated() {
+            try EvalError.checkCancellation(at: i)
+            if try predicate.test(e, &state) { body(i, e) }
+            predicate.restart(&state, variables)
+        }
     }
 }
 
@@ -176,15 +180,13 @@ extension CompiledPredicate {
             var i = 0
             while i < n {
                 // One word of bits at a time; the cancellation check every 65,536 elements.
-                if i & 0xFFFF == 0, i > 0, Task.isCancelled {
-                    throw EvalError(kind: .cancelled, message: "the evaluation was cancelled after \(i) elements")
-                }
+                try EvalError.checkCancellation(at: i)
                 let end = Swift.min(i + 64, n)
                 var bits: UInt64 = 0
                 var bit: UInt64 = 1
                 while i < end {
                     if try test(base[i], &state) { bits |= bit }
-                    if !state.variables.isEmpty && state.variables != variables { state.variables = variables }
+                    restart(&state, variables)
                     bit &<<= 1
                     i += 1
                 }
@@ -211,15 +213,13 @@ extension CompiledPredicate {
             var state = EvaluationState(variables: variables)
             do throws(EvalError) {
                 for i in 0..<n {
-                    if i & 0xFFFF == 0, i > 0, Task.isCancelled {
-                        throw EvalError(kind: .cancelled, message: "the evaluation was cancelled after \(i) elements")
-                    }
+                    try EvalError.checkCancellation(at: i)
                     let e = base[i]
                     if try test(e, &state) {
                         (target + count).initialize(to: consume e)
                         count += 1
                     }
-                    if !state.variables.isEmpty && state.variables != variables { state.variables = variables }
+                    restart(&state, variables)
                 }
             } catch {
                 failure = error
@@ -264,5 +264,15 @@ extension Sequence where Element: PredicateEvaluable {
     public func filter(_ predicate: PredicateNode, variables: [String: PredicateValue] = [:],
                        functions: PredicateFunctions = .none) throws(PredicateEvaluationError) -> [Element] {
         try filter(predicate.compiled(for: Element.self, functions: functions), variables: variables)
+    }
+}
+
+extension PredicateEvaluationError {
+    /// Every 65,536 elements, a cancelled task stops the loop with `.cancelled`.
+    @inline(__always)
+    static func checkCancellation(at i: Int) throws(PredicateEvaluationError) {
+        if i & 0xFFFF == 0, i > 0, Task.isCancelled {
+            throw PredicateEvaluationError(kind: .cancelled, message: "the evaluation was cancelled after \(i) elements")
+        }
     }
 }

@@ -23,18 +23,14 @@ enum KeyPathReading {
         switch base {
         case .dictionary(let d): return d[key] ?? .null
         case .null: return .null
-        case .array(let a):
+        case .array(let a), .set(let a):
+            // A key on a collection reads it from every element, into the same kind of collection.
             if key == "self" { return base }
             var out: [PredicateValue] = []
             out.reserveCapacity(a.count)
             for e in a { out.append(try value(e, key: key)) }
+            if case .set = base { return .set(out) }
             return .array(out)
-        case .set(let a):
-            if key == "self" { return base }
-            var out: [PredicateValue] = []
-            out.reserveCapacity(a.count)
-            for e in a { out.append(try value(e, key: key)) }
-            return .set(out)
         case .string(let s):
             if key == "self" { return base }
             if key == "length" { return .int(Int64(s.utf16.count)) }

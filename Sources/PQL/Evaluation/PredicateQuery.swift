@@ -65,9 +65,8 @@ public struct PredicateQuery: Sendable {
     public func run<S: Sequence>(on elements: S, functions: PredicateFunctions = .none) throws(PredicateEvaluationError) -> [S.Element]
         where S.Element: PredicateEvaluable
     {
-        let matches = try indices(in: Array(elements), reader: S.Element.predicateReader, functions: functions)
         let array = Array(elements)
-        return matches.map { array[$0] }
+        return try indices(in: array, reader: S.Element.predicateReader, functions: functions).map { array[$0] }
     }
 
     /// The positions of the result elements in `elements`, in result order.
