@@ -228,50 +228,24 @@ struct GrammarAgreementTests {
     // MARK: - Checks
 
     /// What went wrong with one sentence: a cause to group by and the details.
-    typealias Problem = (cause: String, message: String)
+    typealias Problem = RoundTripFailureCauses.Problem
 
     /// Nil if `text` parses as a predicate, prints, reparses to an equal tree and prints the same
     /// again; else what went wrong.
     static func checkPredicate(_ text: String, arguments: [Any?]) -> Problem? {
-        let tree: PredicateNode
-        do { tree = try PredicateNode(format: text, argumentArray: arguments) } catch {
-            return ("parser: grammatical sentence rejected (\(error.kind))", "rejected: \(error.message) at byte \(error.range.offset)")
-        }
-        let printed = tree.description
-        let again: PredicateNode
-        do { again = try PredicateNode(format: printed, argumentArray: []) } catch {
-            return (RoundTripFailureCauses.classifyUnparsable(error), "\(error.message) at byte \(error.range.offset)\n  printed:   \(printed)")
-        }
-        if again != tree {
-            return (RoundTripFailureCauses.classify(tree),
-                    "reparsed tree differs\n  printed:   \(printed)\n  reprinted: \(again)\n  tree:      \(dump(tree))\n  reparsed:  \(dump(again))")
-        }
-        if again.description != printed {
-            return (RoundTripFailureCauses.classifyInstability(tree), "printed:   \(printed)\n  reprinted: \(again.description)")
-        }
-        return nil
+        check(text, arguments: arguments, as: PredicateNode.self)
     }
 
     static func checkExpression(_ text: String, arguments: [Any?]) -> Problem? {
-        let tree: ExpressionNode
-        do { tree = try ExpressionNode(format: text, argumentArray: arguments) } catch {
-            return ("parser: grammatical sentence rejected (\(error.kind))", "rejected: \(error.message) at byte \(error.range.offset)")
-        }
-        let printed = tree.description
-        let again: ExpressionNode
-        do { again = try ExpressionNode(format: printed, argumentArray: []) } catch {
-            return (RoundTripFailureCauses.classifyUnparsable(error), "\(error.message) at byte \(error.range.offset)\n  printed:   \(printed)")
-        }
-        if again != tree {
-            return (RoundTripFailureCauses.classify(tree),
-                    "reparsed tree differs\n  printed:   \(printed)\n  reprinted: \(again)\n  tree:      \(dump(tree))\n  reparsed:  \(dump(again))")
-        }
-        if again.description != printed {
-            return (RoundTripFailureCauses.classifyInstability(tree), "printed:   \(printed)\n  reprinted: \(again.description)")
-        }
-        return nil
+        check(text, arguments: arguments, as: ExpressionNode.self)
     }
 
-    static func dump(_ p: PredicateNode) -> String { RoundTripFailureCauses.structure(p) }
-    static func dump(_ e: ExpressionNode) -> String { RoundTripFailureCauses.structure(e) }
+    static func check<T: RoundTripTree>(_ text: String, arguments: [Any?], as type: T.Type) -> Problem? {
+        let tree: T
+        do { tree = try T(format: text, argumentArray: arguments) } catch {
+            return ("parser: grammatical sentence rejected (\(error.kind))", "rejected: \(error.message) at byte \(error.range.offset)")
+        }
+        return RoundTripFailureCauses.roundTrip(tree)
+    }
+
 }

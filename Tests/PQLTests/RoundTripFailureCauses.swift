@@ -210,3 +210,49 @@ struct RandomTestFailureLog {
         }
     }
 }
+
+/// The two kinds of tree, for the one round-trip check both property suites use.
+protocol RoundTripTree: Equatable, CustomStringConvertible {
+    init(format: String, argumentArray: [Any?]) throws(PredicateFormatError)
+    /// The likely cause when the reparsed tree differs.
+    var differenceCause: String { get }
+    /// The likely cause when the reprinted text differs.
+    var instabilityCause: String { get }
+    var structure: String { get }
+}
+
+extension PredicateNode: RoundTripTree {
+    var differenceCause: String { RoundTripFailureCauses.classify(self) }
+    var instabilityCause: String { RoundTripFailureCauses.classifyInstability(self) }
+    var structure: String { RoundTripFailureCauses.structure(self) }
+}
+
+extension ExpressionNode: RoundTripTree {
+    var differenceCause: String { RoundTripFailureCauses.classify(self) }
+    var instabilityCause: String { RoundTripFailureCauses.classifyInstability(self) }
+    var structure: String { RoundTripFailureCauses.structure(self) }
+}
+
+extension RoundTripFailureCauses {
+    /// What went wrong: a cause to group failures by, and the details.
+    typealias Problem = (cause: String, message: String)
+
+    /// Nil if `tree` prints to text that parses to an equal tree which prints the same again
+    /// (decision D9); otherwise what went wrong.
+    static func roundTrip<T: RoundTripTree>(_ tree: T) -> Problem? {
+        let printed = tree.description
+        let again: T
+        do { again = try T(format: printed, argumentArray: []) } catch {
+            return (classifyUnparsable(error),
+                    "\(error.message) at byte \(error.range.offset)\n  printed: \(printed)\n  tree:    \(tree.structure)")
+        }
+        if again != tree {
+            return (tree.differenceCause,
+                    "reparsed tree differs\n  printed:  \(printed)\n  tree:     \(tree.structure)\n  reparsed: \(again.structure)")
+        }
+        if again.description != printed {
+            return (tree.instabilityCause, "printed:   \(printed)\n  reprinted: \(again.description)\n  tree:      \(tree.structure)")
+        }
+        return nil
+    }
+}

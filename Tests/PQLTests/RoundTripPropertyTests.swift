@@ -161,45 +161,11 @@ struct RoundTripPropertyTests {
 
     // MARK: - Checks
 
-    typealias Problem = (cause: String, message: String)
+    typealias Problem = RoundTripFailureCauses.Problem
 
-    static func check(_ tree: PredicateNode) -> Problem? {
-        let printed = tree.description
-        let shape = RoundTripFailureCauses.structure(tree)
-        let again: PredicateNode
-        do { again = try PredicateNode(format: printed, argumentArray: []) } catch {
-            return (RoundTripFailureCauses.classifyUnparsable(error),
-                    "\(error.message) at byte \(error.range.offset)\n  printed: \(printed)\n  tree:    \(shape)")
-        }
-        if again != tree {
-            return (RoundTripFailureCauses.classify(tree),
-                    "reparsed tree differs\n  printed:  \(printed)\n  tree:     \(shape)\n  reparsed: \(RoundTripFailureCauses.structure(again))")
-        }
-        if again.description != printed {
-            return (RoundTripFailureCauses.classifyInstability(tree),
-                    "printed:   \(printed)\n  reprinted: \(again.description)\n  tree:      \(shape)")
-        }
-        return nil
-    }
+    static func check(_ tree: PredicateNode) -> Problem? { RoundTripFailureCauses.roundTrip(tree) }
 
-    static func check(_ tree: ExpressionNode) -> Problem? {
-        let printed = tree.description
-        let shape = RoundTripFailureCauses.structure(tree)
-        let again: ExpressionNode
-        do { again = try ExpressionNode(format: printed, argumentArray: []) } catch {
-            return (RoundTripFailureCauses.classifyUnparsable(error),
-                    "\(error.message) at byte \(error.range.offset)\n  printed: \(printed)\n  tree:    \(shape)")
-        }
-        if again != tree {
-            return (RoundTripFailureCauses.classify(tree),
-                    "reparsed tree differs\n  printed:  \(printed)\n  tree:     \(shape)\n  reparsed: \(RoundTripFailureCauses.structure(again))")
-        }
-        if again.description != printed {
-            return (RoundTripFailureCauses.classifyInstability(tree),
-                    "printed:   \(printed)\n  reprinted: \(again.description)\n  tree:      \(shape)")
-        }
-        return nil
-    }
+    static func check(_ tree: ExpressionNode) -> Problem? { RoundTripFailureCauses.roundTrip(tree) }
 
     // MARK: - Coverage
 
