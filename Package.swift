@@ -6,6 +6,7 @@ let package = Package(
     name: "PQL",
     products: [
         .library(name: "PQL", targets: ["PQL"]),
+        .library(name: "PQLStore", targets: ["PQLStore"]),
         .executable(name: "pql", targets: ["pql"]),
     ],
     dependencies: [
@@ -17,15 +18,23 @@ let package = Package(
                        providers: [.apt(["libpcre2-dev"])]),
         // The language: text ⇄ tree, arguments and variables, evaluation on values. No SQL.
         .target(name: "PQL", dependencies: ["CPCRE2"], path: "Sources/PQL"),
+        // SQLite (Debian's libsqlite3-dev) under the store; zlib to read the shipped demo data.
+        .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"])]),
+        // The fetch-request backend: entity model, SQLite store, predicate-to-SQL compiler.
+        .target(name: "PQLStore", dependencies: ["PQL", "CSQLite", "CZlib"], path: "Sources/PQLStore",
+                resources: [.copy("Resources/nycflights13")]),
         // The command line.
         .executableTarget(
             name: "pql",
-            dependencies: ["PQL", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["PQL", "PQLStore", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "Sources/pql"
         ),
         // Release-mode benchmarks (not tests): `swift run -c release pql-bench`.
-        .executableTarget(name: "pql-bench", dependencies: ["PQL"], path: "Benchmarks/pql-bench"),
+        .executableTarget(name: "pql-bench", dependencies: ["PQL", "PQLStore", "CSQLite"], path: "Benchmarks/pql-bench"),
         .testTarget(name: "PQLTests", dependencies: ["PQL"], path: "Tests/PQLTests",
+                    resources: [.copy("Fixtures")]),
+        .testTarget(name: "PQLStoreTests", dependencies: ["PQL", "PQLStore", "CSQLite"], path: "Tests/PQLStoreTests",
                     resources: [.copy("Fixtures")]),
     ]
 )

@@ -50,14 +50,18 @@ struct StringOptions: Sendable, Hashable {
         return prepare(a).utf8.elementsEqual(prepare(b).utf8)
     }
 
-    /// Literal order is by UTF-16 code units, as NSString's literal compare (spec §6.4).
+    /// Literal order is Unicode scalar order (see `scalarOrder`); options fold first.
     func compare(_ a: String, _ b: String) throws(EvalError) -> ComparisonResult {
         if localized { return a.compare(b, options: foundationOptions, range: nil, locale: .current) }
-        return Self.utf16Order(prepare(a), prepare(b))
+        return Self.scalarOrder(prepare(a), prepare(b))
     }
 
-    static func utf16Order(_ a: String, _ b: String) -> ComparisonResult {
-        var i = a.utf16.makeIterator(), j = b.utf16.makeIterator()
+    /// Literal order is Unicode scalar order, which is UTF-8 byte order: the order SQLite's
+    /// BINARY collation and its indexes use, so the store sorts and ranges exactly as memory
+    /// does (decision D3). It equals Apple's UTF-16 order except between U+E000–U+FFFF and
+    /// characters beyond U+FFFF (README, "Project decisions").
+    static func scalarOrder(_ a: String, _ b: String) -> ComparisonResult {
+        var i = a.utf8.makeIterator(), j = b.utf8.makeIterator()
         while true {
             switch (i.next(), j.next()) {
             case (nil, nil): return .orderedSame

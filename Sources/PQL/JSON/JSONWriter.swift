@@ -1,0 +1,66 @@
+import Foundation
+
+extension PredicateValue {
+    /// The value as compact JSON, the form `pql` reads back: dates as `{"$date": "<ISO-8601>"}`,
+    /// data as base64 strings, NaN and infinities as `null`. Dictionary keys are sorted unless
+    /// `keyOrder` names them.
+    ///
+    /// ```swift
+    /// PredicateValue.dictionary(["name": "Zoë", "age": 30]).jsonText()   // {"age":30,"name":"Zoë"}
+    /// ```
+    public func jsonText(keyOrder: [String]? = nil) -> String {
+        var out = ""
+        write(to: &out, keyOrder: keyOrder)
+        return out
+    }
+
+    private func write(to out: inout String, keyOrder: [String]?) {
+        switch self {
+        case .null: out += "null"
+        case .bool(let b): out += b ? "true" : "false"
+        case .int(let i): out += String(i)
+        case .double(let d):
+            if !d.isFinite { out += "null" }
+            else if d == d.rounded(), abs(d) < 1e15 { out += String(Int64(d)) + ".0" }
+            else { out += "\(d)" }
+        case .decimal(let d): out += "\(d)"
+        case .string(let s): Self.writeString(s, to: &out)
+        case .date(let d): out += "{\"$date\":"; Self.writeString(ISO8601.string(from: d), to: &out); out += "}"
+        case .data(let d): Self.writeString(d.base64EncodedString(), to: &out)
+        case .array(let a), .set(let a):
+            out += "["
+            for (i, v) in a.enumerated() {
+                if i > 0 { out += "," }
+                v.write(to: &out, keyOrder: nil)
+            }
+            out += "]"
+        case .dictionary(let d):
+            out += "{"
+            var keys = keyOrder?.filter { d[$0] != nil } ?? d.keys.sorted()
+            if keyOrder != nil { keys += d.keys.filter { !keys.contains($0) }.sorted() }
+            for (i, k) in keys.enumerated() {
+                if i > 0 { out += "," }
+                Self.writeString(k, to: &out)
+                out += ":"
+                d[k]?.write(to: &out, keyOrder: nil)
+            }
+            out += "}"
+        }
+    }
+
+    private static func writeString(_ s: String, to out: inout String) {
+        out += "\""
+        for u in s.unicodeScalars {
+            switch u {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if u.value < 0x20 { out += String(format: "\\u%04x", u.value) } else { out.unicodeScalars.append(u) }
+            }
+        }
+        out += "\""
+    }
+}

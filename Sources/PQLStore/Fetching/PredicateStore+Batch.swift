@@ -1,0 +1,97 @@
+import PQL
+
+extension PredicateStore {
+    /// Sets attributes (or to-one links) on every matching object in one statement and
+    /// returns how many changed.
+    ///
+    /// ```swift
+    /// let n = try store.batchUpdate(EntityQuery("Flight", where: "dep_delay > 120"), set: ["cancelled": true])
+    /// ```
+    public func batchUpdate(_ query: EntityQuery, set values: [String: PredicateValue]) throws(StoreError) -> Int {
+        try locked { () throws(StoreError) in
+            let e = try model.entity(named: query.entity)
+            let plan = try InsertPlan(model: model, entity: e)
+            var builder = try SelectBuilder(model: model, query: query)
+            let keys = try builder.keys()
+            var bindings = keys.bindings
+            var sets: [String] = []
+            for (key, v) in values.sorted(by: { $0.key < $1.key }) {
+                let (column, value) = try plan.assignment(key, v)
+                bindings.append(value)
+                sets.append("\(SQLIdentifier.quote(column)) = ?\(bindings.count)")
+            }
+            guard !sets.isEmpty else { throw StoreError(.invalidValue, "a batch update needs at least one value to set") }
+            let root = model.root(e)
+            return try connection.transaction { () throws(StoreError) in
+                let s = try connection.prepare("UPDATE \(SQLIdentifier.quote(root.table)) SET \(sets.joined(separator: ", ")) WHERE \(SQLIdentifier.quote(root.primaryKey)) IN (\(keys.sql))")
+                try s.run(bindings)
+                return connection.changes
+            }
+        }
+    }
+
+    /// Deletes every matching object, applying the delete rules of its relationships
+    /// (nullify, cascade, deny) in the same transaction, and returns how many were deleted.
+    ///
+    /// ```swift
+    /// let n = try store.batchDelete(EntityQuery("Flight", where: "year < 2013"))
+    /// ```
+    public func batchDelete(_ query: EntityQuery) throws(StoreError) -> Int {
+        try locked { () throws(StoreError) in
+            let e = try model.entity(named: query.entity)
+            var builder = try SelectBuilder(model: model, query: query)
+            let keys = try builder.keys()
+            return try connection.transaction { () throws(StoreError) in try deleteRows(of: e, keys: keys, depth: 0) }
+        }
+    }
+
+    /// Deletes the rows of `entity` whose keys `keys` selects. The rows are copied to a
+    /// temporary table first, so the delete rules can follow their links after they are gone
+    /// (which also ends cascades that loop back).
+    func deleteRows(of entity: ModelEntity, keys: CompiledSQL, depth: Int) throws(StoreError) -> Int {
+        guard depth < 64 else {
+            throw StoreError(.constraint, "cascading deletes go deeper than 64 relationships", hint: "check the model's cascade rules for loops")
+        }
+        let q = SQLIdentifier.quote
+        let root = model.root(entity)
+        let temp = "pql_deleted_\(depth)"
+        let relationships = model.descendants(entity).flatMap { model.allRelationships($0) }
+            .reduce(into: [ModelRelationship]()) { acc, r in if !acc.contains(r) { acc.append(r) } }
+        var columns = [root.primaryKey]
+        var compiler = PredicateSQLCompiler(model: model)
+        for r in relationships where r.deleteRule != .noAction {
+            let l = try compiler.link(r, from: entity)
+            if !columns.contains(l.local) { columns.append(l.local) }
+        }
+        _ = compiler.bindings
+        try connection.execute("DROP TABLE IF EXISTS temp.\(q(temp))")
+        let copy = try connection.prepare("CREATE TEMP TABLE \(q(temp)) AS SELECT \(columns.map(q).joined(separator: ", ")) FROM \(q(root.table)) WHERE \(q(root.primaryKey)) IN (\(keys.sql))")
+        try copy.run(keys.bindings)
+        defer { try? connection.execute("DROP TABLE IF EXISTS temp.\(q(temp))") }
+        let delete = try connection.prepare("DELETE FROM \(q(root.table)) WHERE \(q(root.primaryKey)) IN (SELECT \(q(root.primaryKey)) FROM temp.\(q(temp)))")
+        try delete.run()
+        let deleted = connection.changes
+        for r in relationships {
+            let l = try compiler.link(r, from: entity)
+            let destRoot = model.root(l.destination)
+            let related = "SELECT \(q(destRoot.primaryKey)) FROM \(q(destRoot.table)) WHERE \(q(l.remote)) IN (SELECT \(q(l.local)) FROM temp.\(q(temp)))"
+            switch r.deleteRule {
+            case .noAction:
+                continue
+            case .deny:
+                let s = try connection.prepare(related + " LIMIT 1")
+                if try s.step() {
+                    throw StoreError(.constraint, "cannot delete \(entity.name): its relationship '\(r.name)' has the deny rule and still has \(r.destination) objects",
+                                     hint: "delete or unlink the related \(r.destination) objects first")
+                }
+            case .nullify:
+                // A to-one's link is in the deleted row itself; a to-many's is on the other side.
+                guard r.isToMany else { continue }
+                try connection.execute("UPDATE \(q(destRoot.table)) SET \(q(l.remote)) = NULL WHERE \(q(l.remote)) IN (SELECT \(q(l.local)) FROM temp.\(q(temp)))")
+            case .cascade:
+                _ = try deleteRows(of: l.destination, keys: CompiledSQL(sql: related, bindings: []), depth: depth + 1)
+            }
+        }
+        return deleted
+    }
+}

@@ -1,0 +1,140 @@
+import Foundation
+import PQL
+
+extension PredicateStore {
+    /// The matching records, in the query's order.
+    public func fetch(_ query: EntityQuery) throws(StoreError) -> [StoreRecord] {
+        var out: [StoreRecord] = []
+        try forEach(query) { (r) throws(StoreError) in out.append(r) }
+        return out
+    }
+
+    /// Calls `body` with each matching record as SQLite produces it: memory stays bounded
+    /// however many rows match.
+    public func forEach(_ query: EntityQuery, _ body: (StoreRecord) throws(StoreError) -> Void) throws(StoreError) {
+        try locked { () throws(StoreError) in
+            var builder = try SelectBuilder(model: model, query: query)
+            let st = try builder.records()
+            let s = try run(st.compiled, query: query)
+            let names = st.attributes.map(\.name)
+            let tree = st.hasEntityColumn ? model.entities : []
+            let entityByNumber = Dictionary(uniqueKeysWithValues: tree.map { (model.entityNumber($0), $0) })
+            let keysByEntity = Dictionary(uniqueKeysWithValues: tree.map { ($0.name, Set(model.allAttributes($0).map(\.name))) })
+            while try step(s) {
+                var entityName = query.entity
+                let first: Int32 = st.hasEntityColumn ? 2 : 1
+                if st.hasEntityColumn, let e = entityByNumber[Int(s.int64(1))] { entityName = e.name }
+                var values: [String: PredicateValue] = [:]
+                values.reserveCapacity(names.count)
+                var keys: [String] = []
+                let own = keysByEntity[entityName]
+                for (i, a) in st.attributes.enumerated() where own?.contains(a.name) ?? true {
+                    values[a.name] = RecordCodec.value(s, first + Int32(i), type: a.type)
+                    keys.append(a.name)
+                }
+                try body(StoreRecord(entity: entityName, id: s.int64(0), values: values, keys: keys))
+            }
+        }
+    }
+
+    /// The number of matching records.
+    public func count(_ query: EntityQuery) throws(StoreError) -> Int {
+        try locked { () throws(StoreError) in
+            var builder = try SelectBuilder(model: model, query: query)
+            let s = try run(try builder.count(), query: query)
+            guard try step(s) else { return 0 }
+            return Int(s.int64(0))
+        }
+    }
+
+    /// Chosen properties of the matching records, as dictionaries: attributes, to-one key paths
+    /// (`airline.name`) and aggregates (`flights.@count`); `distinct` drops repeated rows.
+    public func fetchProperties(_ keyPaths: [String], _ query: EntityQuery, distinct: Bool = false) throws(StoreError) -> [[String: PredicateValue]] {
+        try locked { () throws(StoreError) in
+            var builder = try SelectBuilder(model: model, query: query)
+            let st = try builder.properties(keyPaths, distinct: distinct)
+            let s = try run(st.compiled, query: query)
+            var out: [[String: PredicateValue]] = []
+            while try step(s) {
+                var row: [String: PredicateValue] = [:]
+                for (i, a) in st.attributes.enumerated() { row[a.name] = RecordCodec.value(s, Int32(i), type: a.type) }
+                out.append(row)
+            }
+            return out
+        }
+    }
+
+    /// The matching records decoded as `T` (attribute names are the coding keys; dates use
+    /// `JSONDecoder`'s default, seconds since 2001, which is how the store keeps them).
+    public func fetch<T: Decodable>(_ query: EntityQuery, as type: T.Type) throws(StoreError) -> [T] {
+        var out: [T] = []
+        let decoder = JSONDecoder()
+        try forEach(query) { (r) throws(StoreError) in out.append(try r.decode(T.self, using: decoder)) }
+        return out
+    }
+
+    /// Runs a fetch request template of the model with values for its variables.
+    public func fetch(template name: String, variables: [String: PredicateValue] = [:]) throws(StoreError) -> [StoreRecord] {
+        try fetch(try model.template(named: name).query(variables: variables))
+    }
+
+    func run(_ c: CompiledSQL, query: EntityQuery) throws(StoreError) -> SQLiteStatement {
+        let s = try connection.prepare(c.sql, cached: true)
+        try s.bind(c.bindings)
+        return s
+    }
+
+    /// One step, with errors raised inside PQL's SQL functions located in the predicate text.
+    func step(_ s: SQLiteStatement) throws(StoreError) -> Bool {
+        if Task.isCancelled { throw StoreError(.cancelled, "the fetch was cancelled") }
+        return try s.step()
+    }
+}
+
+extension FetchTemplate {
+    /// The template as a query, its `$variables` replaced by `variables`.
+    public func query(variables: [String: PredicateValue] = [:]) throws(StoreError) -> EntityQuery {
+        var q = try EntityQuery(entity, where: predicate, sort: sort, limit: limit, variables: variables)
+        let missing = q.predicate.variableNames.subtracting(variables.keys)
+        if let name = missing.sorted().first {
+            throw StoreError(.unboundVariable, "fetch template '\(self.name)' needs a value for $\(name)",
+                             hint: "pass variables: [\"\(name)\": …]", source: predicate).located(in: predicate, at: "$" + name)
+        }
+        q.variables = variables
+        return q
+    }
+}
+
+extension StoreRecord {
+    /// The record decoded as `T` through its JSON form.
+    public func decode<T: Decodable>(_ type: T.Type, using decoder: JSONDecoder = JSONDecoder()) throws(StoreError) -> T {
+        var object: [String: Any] = ["id": id]
+        for (k, v) in values { object[k] = v.foundationJSON }
+        do {
+            let data = try JSONSerialization.data(withJSONObject: object)
+            return try decoder.decode(T.self, from: data)
+        } catch {
+            throw StoreError(.invalidValue, "cannot decode \(entity) \(id) as \(T.self): \(error)",
+                             hint: "the type's properties must be named after the entity's attributes")
+        }
+    }
+}
+
+extension PredicateValue {
+    /// The JSON object JSONDecoder's default strategies read back (dates as seconds since 2001,
+    /// data as base64).
+    var foundationJSON: Any {
+        switch self {
+        case .null: return NSNull()
+        case .bool(let b): return b
+        case .int(let i): return i
+        case .double(let d): return d.isFinite ? d : NSNull()
+        case .decimal(let d): return NSDecimalNumber(decimal: d)
+        case .string(let s): return s
+        case .date(let d): return d.timeIntervalSinceReferenceDate
+        case .data(let d): return d.base64EncodedString()
+        case .array(let a), .set(let a): return a.map(\.foundationJSON)
+        case .dictionary(let d): return d.mapValues(\.foundationJSON)
+        }
+    }
+}

@@ -1,0 +1,201 @@
+import Foundation
+import PQL
+
+extension PredicateStore {
+    /// Inserts one object and returns its key. Keys are attribute names and to-one
+    /// relationship names (whose value is the related object's key); missing attributes take
+    /// their default. Unknown keys and values of the wrong type are errors.
+    @discardableResult
+    public func insert(_ entity: String, _ values: [String: PredicateValue]) throws(StoreError) -> Int64 {
+        try insert(entity, [values])[0]
+    }
+
+    /// Inserts objects in one transaction (all or none) and returns their keys.
+    @discardableResult
+    public func insert(_ entity: String, _ objects: [[String: PredicateValue]]) throws(StoreError) -> [Int64] {
+        try locked { () throws(StoreError) in
+            let e = try model.entity(named: entity)
+            let plan = try InsertPlan(model: model, entity: e)
+            return try connection.transaction { () throws(StoreError) in
+                var ids: [Int64] = []
+                ids.reserveCapacity(objects.count)
+                let s = try connection.prepare(plan.sql, cached: true)
+                for o in objects {
+                    try s.run(try plan.row(o))
+                    ids.append(connection.lastInsertRowID)
+                }
+                return ids
+            }
+        }
+    }
+
+    /// Inserts an `Encodable` value (encoded with `JSONEncoder`'s defaults; dates become
+    /// seconds since 2001, as the store keeps them).
+    @discardableResult
+    public func insert<T: Encodable>(_ entity: String, encoding value: T) throws(StoreError) -> Int64 {
+        try insert(entity, [try Self.dictionary(encoding: value)])[0]
+    }
+
+    static func dictionary<T: Encodable>(encoding value: T) throws(StoreError) -> [String: PredicateValue] {
+        let object: Any
+        do { object = try JSONSerialization.jsonObject(with: JSONEncoder().encode(value)) } catch {
+            throw StoreError(.invalidValue, "cannot encode \(T.self): \(error)")
+        }
+        guard let d = object as? [String: Any] else {
+            throw StoreError(.invalidValue, "\(T.self) does not encode as an object with named properties")
+        }
+        var out: [String: PredicateValue] = [:]
+        for (k, v) in d { out[k] = PredicateValue(any: v) }
+        return out
+    }
+
+    /// Rows given column by column, for imports: `columns` name attributes; one prepared
+    /// statement, one transaction.
+    @discardableResult
+    public func insertRows(_ entity: String, columns: [String], rows: [[PredicateValue]]) throws(StoreError) -> Int {
+        try locked { () throws(StoreError) in
+            let e = try model.entity(named: entity)
+            let plan = try InsertPlan(model: model, entity: e, columns: columns)
+            return try connection.transaction { () throws(StoreError) in
+                let s = try connection.prepare(plan.sql, cached: true)
+                var n = 0
+                for r in rows {
+                    try s.run(try plan.row(positional: r, rowNumber: n + 1))
+                    n += 1
+                }
+                return n
+            }
+        }
+    }
+
+    /// Changes attributes (or to-one links) of one object.
+    public func update(_ entity: String, id: Int64, _ values: [String: PredicateValue]) throws(StoreError) {
+        try locked { () throws(StoreError) in
+            let e = try model.entity(named: entity)
+            let plan = try InsertPlan(model: model, entity: e)
+            var sets: [String] = [], bindings: [SQLValue] = []
+            for (key, v) in values.sorted(by: { $0.key < $1.key }) {
+                let (column, value) = try plan.assignment(key, v)
+                bindings.append(value)
+                sets.append("\(SQLIdentifier.quote(column)) = ?\(bindings.count)")
+            }
+            guard !sets.isEmpty else { return }
+            bindings.append(.integer(id))
+            let root = model.root(e)
+            try connection.transaction { () throws(StoreError) in
+                let s = try connection.prepare("UPDATE \(SQLIdentifier.quote(root.table)) SET \(sets.joined(separator: ", ")) WHERE \(SQLIdentifier.quote(root.primaryKey)) = ?\(bindings.count)")
+                try s.run(bindings)
+                guard connection.changes == 1 else { throw StoreError(.invalidValue, "there is no \(entity) with key \(id)") }
+            }
+        }
+    }
+
+    /// Deletes one object, applying its relationships' delete rules.
+    public func delete(_ entity: String, id: Int64) throws(StoreError) {
+        try locked { () throws(StoreError) in
+            let e = try model.entity(named: entity)
+            let root = model.root(e)
+            let keys = CompiledSQL(sql: "SELECT \(SQLIdentifier.quote(root.primaryKey)) FROM \(SQLIdentifier.quote(root.table)) WHERE \(SQLIdentifier.quote(root.primaryKey)) = ?1",
+                                   bindings: [.integer(id)])
+            let n = try connection.transaction { () throws(StoreError) in try deleteRows(of: e, keys: keys, depth: 0) }
+            guard n == 1 else { throw StoreError(.invalidValue, "there is no \(entity) with key \(id)") }
+        }
+    }
+}
+
+/// How one entity's rows are written: the columns, and each value converted for its attribute.
+struct InsertPlan {
+    let model: StoreModel
+    let entity: ModelEntity
+    let sql: String
+    private let attributes: [ModelAttribute]
+    private let toOne: [ModelRelationship]
+    private let columns: [String]
+    private let positional: [Int]
+    private let entityNumber: Int64?
+
+    init(model: StoreModel, entity: ModelEntity, columns given: [String]? = nil) throws(StoreError) {
+        guard !entity.isAbstract else {
+            throw StoreError(.invalidValue, "\(entity.name) is abstract and has no objects of its own", hint: "insert one of its sub-entities")
+        }
+        self.model = model
+        self.entity = entity
+        attributes = model.allAttributes(entity)
+        let attributeColumns = Set(attributes.map(\.column))
+        // A to-one whose key column is also an attribute (carrier → Airline.carrier) is written through the attribute.
+        toOne = model.allRelationships(entity).filter { !$0.isToMany && !attributeColumns.contains($0.foreignKeyColumn) }
+        let root = model.root(entity)
+        entityNumber = model.isInheritanceTree(entity) ? Int64(model.entityNumber(entity)) : nil
+        var cols = attributes.map(\.column) + toOne.map(\.foreignKeyColumn)
+        if entityNumber != nil { cols.append(StoreSchema.entityColumn) }
+        columns = cols
+        var positional: [Int] = []
+        if let given {
+            for name in given {
+                guard let i = attributes.firstIndex(where: { $0.name == name }) else {
+                    throw StoreError.unknownKey(name, entity: entity.name, candidates: attributes.map(\.name))
+                }
+                positional.append(i)
+            }
+        }
+        self.positional = positional
+        sql = "INSERT INTO \(SQLIdentifier.quote(root.table)) (\(cols.map(SQLIdentifier.quote).joined(separator: ", "))) VALUES (\((1...max(1, cols.count)).map { "?\($0)" }.joined(separator: ", ")))"
+    }
+
+    func row(_ object: [String: PredicateValue]) throws(StoreError) -> [SQLValue] {
+        for key in object.keys where !attributes.contains(where: { $0.name == key }) && !toOne.contains(where: { $0.name == key }) {
+            if key == "id", object[key]?.isNull == false, !model.allRelationships(entity).contains(where: { $0.name == key }) { continue }
+            throw StoreError.unknownKey(key, entity: entity.name, candidates: attributes.map(\.name) + toOne.map(\.name))
+        }
+        var out: [SQLValue] = []
+        out.reserveCapacity(columns.count)
+        for a in attributes { out.append(try value(object[a.name], a)) }
+        for r in toOne { out.append(try link(r, object[r.name] ?? .null)) }
+        if let entityNumber { out.append(.integer(entityNumber)) }
+        return out
+    }
+
+    func row(positional values: [PredicateValue], rowNumber: Int) throws(StoreError) -> [SQLValue] {
+        guard values.count == positional.count else {
+            throw StoreError(.importFailed, "row \(rowNumber) has \(values.count) values for \(positional.count) columns")
+        }
+        var given = [PredicateValue?](repeating: nil, count: attributes.count)
+        for (k, i) in positional.enumerated() { given[i] = values[k] }
+        var out: [SQLValue] = []
+        out.reserveCapacity(columns.count)
+        for (i, a) in attributes.enumerated() { out.append(try value(given[i], a)) }
+        for _ in toOne { out.append(.null) }
+        if let entityNumber { out.append(.integer(entityNumber)) }
+        return out
+    }
+
+    private func value(_ v: PredicateValue?, _ a: ModelAttribute) throws(StoreError) -> SQLValue {
+        let v = v ?? a.defaultValue ?? .null
+        if v.isNull && !a.isOptional {
+            throw StoreError(.invalidValue, "\(entity.name).\(a.name) is not optional and has no value", hint: "give it a value, or a default in the model")
+        }
+        return try RecordCodec.sqlValue(v, for: a, entity: entity.name)
+    }
+
+    private func link(_ r: ModelRelationship, _ v: PredicateValue) throws(StoreError) -> SQLValue {
+        if v.isNull {
+            if !r.isOptional { throw StoreError(.invalidValue, "\(entity.name).\(r.name) is not optional and has no related object") }
+            return .null
+        }
+        if let column = r.referencedColumn, let dest = try? model.entity(named: r.destination),
+           let a = model.allAttributes(dest).first(where: { $0.column == column }) {
+            return try RecordCodec.sqlValue(v, for: a, entity: dest.name)
+        }
+        guard case .int(let id) = v else {
+            throw StoreError(.invalidValue, "\(entity.name).\(r.name) takes the key of a \(r.destination), not \(v)", hint: "give the Int64 key insert returned")
+        }
+        return .integer(id)
+    }
+
+    /// The column and value for one key of an update.
+    func assignment(_ key: String, _ v: PredicateValue) throws(StoreError) -> (String, SQLValue) {
+        if let a = attributes.first(where: { $0.name == key }) { return (a.column, try value(v, a)) }
+        if let r = toOne.first(where: { $0.name == key }) { return (r.foreignKeyColumn, try link(r, v)) }
+        throw StoreError.unknownKey(key, entity: entity.name, candidates: attributes.map(\.name) + toOne.map(\.name))
+    }
+}

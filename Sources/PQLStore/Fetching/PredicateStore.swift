@@ -1,0 +1,165 @@
+import CSQLite
+import Foundation
+import PQL
+
+/// An SQLite store of a model's entities: create, insert, update, delete, and fetch with
+/// predicates compiled to SQL that gives exactly the rows the in-memory evaluator gives.
+///
+/// One connection, confined by a lock: calls from many threads are safe and run one at a
+/// time. A file store uses WAL, so other processes may read while it writes.
+///
+/// ```swift
+/// let store = try PredicateStore(path: "flights.sqlite", model: model)
+/// let id = try store.insert("Airline", ["carrier": "UA", "name": "United Air Lines Inc."])
+/// let united = try store.fetch(EntityQuery("Airline", where: "name BEGINSWITH[c] 'united'"))
+/// ```
+public final class PredicateStore: @unchecked Sendable {
+    // @unchecked: every access to `connection` and `model` happens under `lock`.
+    let connection: SQLiteConnection
+    private let lock = NSRecursiveLock()
+    /// The model the store was opened with, created from, or inferred.
+    public private(set) var model: StoreModel
+
+    /// Opens (or creates) the store at `path` for `model`, creating any missing tables and
+    /// indexes and remembering the model in the file. `":memory:"` makes an in-memory store.
+    public init(path: String, model: StoreModel) throws(StoreError) {
+        connection = try SQLiteConnection(path: path)
+        self.model = model
+        try configure()
+        try connection.transaction { () throws(StoreError) in
+            try createSchema(model)
+            try saveModel(model)
+        }
+    }
+
+    /// Opens an existing database: the model PQL saved in it, or one inferred from its tables,
+    /// columns and foreign keys when another program made it.
+    public init(path: String, readOnly: Bool = false) throws(StoreError) {
+        guard path == ":memory:" || FileManager.default.fileExists(atPath: path) else {
+            throw StoreError(.sqlite, "no database at '\(path)'", hint: "check the path; `pql import` creates a store from JSON or CSV")
+        }
+        connection = try SQLiteConnection(path: path, readOnly: readOnly, create: false)
+        model = try StoreModel([])
+        if !readOnly { try configure() }
+        if let saved = try savedModel() { model = saved } else { model = try SchemaInference.model(of: connection) }
+    }
+
+    /// The model inferred from the database's tables, columns and foreign keys (ignoring the
+    /// model PQL may have saved in it).
+    public func inferModel() throws(StoreError) -> StoreModel {
+        try locked { () throws(StoreError) in try SchemaInference.model(of: connection) }
+    }
+
+    /// An empty in-memory store for `model`.
+    public static func inMemory(_ model: StoreModel) throws(StoreError) -> PredicateStore {
+        try PredicateStore(path: ":memory:", model: model)
+    }
+
+    private func configure() throws(StoreError) {
+        if connection.path != ":memory:" {
+            try connection.execute("PRAGMA journal_mode=WAL")
+            try connection.execute("PRAGMA synchronous=NORMAL")
+        }
+    }
+
+    func locked<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body()
+    }
+
+    /// Runs `body` as one transaction: everything it wrote is kept if it returns, nothing if it throws.
+    public func transaction<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
+        try locked { () throws(StoreError) in try connection.transaction(body) }
+    }
+
+    /// Stops the statement running now (from another thread); it fails with `.cancelled`.
+    public func interrupt() { connection.interrupt() }
+
+    // MARK: schema and model
+
+    private func createSchema(_ model: StoreModel) throws(StoreError) {
+        for sql in try StoreSchema.createStatements(model) { try connection.execute(sql) }
+    }
+
+    private func saveModel(_ model: StoreModel) throws(StoreError) {
+        try connection.execute("CREATE TABLE IF NOT EXISTS \(SQLIdentifier.quote(StoreSchema.metadataTable)) (key TEXT PRIMARY KEY, value BLOB)")
+        let s = try connection.prepare("INSERT OR REPLACE INTO \(SQLIdentifier.quote(StoreSchema.metadataTable)) (key, value) VALUES ('model', ?1)")
+        try s.run([.blob(model.jsonData())])
+    }
+
+    private func savedModel() throws(StoreError) -> StoreModel? {
+        let exists = try connection.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?1")
+        try exists.bind([.text(StoreSchema.metadataTable)])
+        guard try exists.step() else { return nil }
+        let s = try connection.prepare("SELECT value FROM \(SQLIdentifier.quote(StoreSchema.metadataTable)) WHERE key = 'model'")
+        guard try s.step(), case .blob(let data) = s.value(0) else { return nil }
+        do { return try StoreModel(json: data) } catch {
+            throw StoreError(.modelFile, "the model saved in this store cannot be read: \(error.message)",
+                             hint: "the file may come from a newer PQL")
+        }
+    }
+
+    /// Adds entities to the model (and their tables to the file), keeping the existing ones.
+    public func addEntities(_ entities: [ModelEntity]) throws(StoreError) {
+        try locked { () throws(StoreError) in
+            let merged = try StoreModel(model.entities.filter { e in !entities.contains { $0.name == e.name } } + entities,
+                                        templates: model.templates)
+            try connection.transaction { () throws(StoreError) in
+                try createSchema(merged)
+                try saveModel(merged)
+            }
+            model = merged
+        }
+    }
+
+    // MARK: compiling
+
+    /// The SQL and parameters a query runs as (what `pql query --sql` prints).
+    public func sql(for query: EntityQuery) throws(StoreError) -> CompiledSQL {
+        try locked { () throws(StoreError) in
+            var builder = try SelectBuilder(model: model, query: query)
+            return try builder.records().compiled
+        }
+    }
+
+    /// The SQL and parameters `count(_:)` runs.
+    public func countSQL(for query: EntityQuery) throws(StoreError) -> CompiledSQL {
+        try locked { () throws(StoreError) in
+            var builder = try SelectBuilder(model: model, query: query)
+            return try builder.count()
+        }
+    }
+
+    /// SQLite's plan for a query (`EXPLAIN QUERY PLAN`), one line per step, indented by depth.
+    public func queryPlan(for query: EntityQuery) throws(StoreError) -> [String] {
+        try locked { () throws(StoreError) in
+            var builder = try SelectBuilder(model: model, query: query)
+            let c = try builder.records().compiled
+            let s = try connection.prepare("EXPLAIN QUERY PLAN " + c.sql)
+            try s.bind(c.bindings)
+            var depth: [Int64: Int] = [0: 0]
+            var lines: [String] = []
+            while try s.step() {
+                let id = s.int64(0), parent = s.int64(1)
+                let d = (depth[parent] ?? 0) + (parent == 0 ? 0 : 1)
+                depth[id] = d
+                lines.append(String(repeating: "  ", count: d) + s.text(3))
+            }
+            return lines
+        }
+    }
+}
+
+extension PredicateStore {
+    /// Copies the write-ahead log into the database file and closes it off, so the file alone
+    /// holds everything (before copying or moving it).
+    public func checkpoint() throws(StoreError) {
+        try locked { () throws(StoreError) in
+            if connection.path != ":memory:" {
+                try connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+                try connection.execute("PRAGMA journal_mode=DELETE")
+            }
+        }
+    }
+}

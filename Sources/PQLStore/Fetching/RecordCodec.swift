@@ -1,0 +1,126 @@
+import Foundation
+import PQL
+
+/// Conversions between predicate values and SQLite values, attribute type by attribute type
+/// (dates as seconds since 2001, booleans 0/1, UUIDs and URIs as text, decimals as REAL).
+enum RecordCodec {
+    /// The value stored for `value` in attribute `a` of `entity`; a value of the wrong kind is an error.
+    static func sqlValue(_ value: PredicateValue, for a: ModelAttribute, entity: String) throws(StoreError) -> SQLValue {
+        func wrong() -> StoreError {
+            StoreError(.invalidValue, "\(entity).\(a.name) is a \(a.type.rawValue) attribute; \(value.kindDescription) \(value) does not fit",
+                       hint: hint(for: a.type))
+        }
+        if value.isNull { return .null }
+        switch a.type {
+        case .string:
+            guard case .string(let s) = value else { throw wrong() }
+            return .text(s)
+        case .uuid:
+            guard case .string(let s) = value, let u = UUID(uuidString: s) else { throw wrong() }
+            return .text(u.uuidString)
+        case .uri:
+            guard case .string(let s) = value, URL(string: s) != nil else { throw wrong() }
+            return .text(s)
+        case .integer16, .integer32, .integer64:
+            let range: ClosedRange<Int64> = a.type == .integer16 ? Int64(Int16.min)...Int64(Int16.max)
+                : a.type == .integer32 ? Int64(Int32.min)...Int64(Int32.max) : Int64.min...Int64.max
+            let i: Int64
+            switch value {
+            case .int(let x): i = x
+            case .bool(let b): i = b ? 1 : 0
+            case .double(let d) where d.rounded() == d && abs(d) < 9.2e18: i = Int64(d)
+            case .decimal(let d) where d == d.rounded0 && abs(NSDecimalNumber(decimal: d).doubleValue) < 9.2e18:
+                i = NSDecimalNumber(decimal: d).int64Value
+            default: throw wrong()
+            }
+            guard range.contains(i) else {
+                throw StoreError(.invalidValue, "\(entity).\(a.name) is a \(a.type.rawValue) attribute; \(i) is out of its range",
+                                 hint: "use a wider integer type in the model")
+            }
+            return .integer(i)
+        case .boolean:
+            switch value {
+            case .bool(let b): return .integer(b ? 1 : 0)
+            case .int(let i) where i == 0 || i == 1: return .integer(i)
+            default: throw wrong()
+            }
+        case .double, .float, .decimal:
+            guard let n = value.doubleValue else { throw wrong() }
+            return .real(a.type == .float ? Double(Float(n)) : n)
+        case .date:
+            switch value {
+            case .date(let d): return .real(d.timeIntervalSinceReferenceDate)
+            // Codable's default date encoding: seconds since 2001, as the store keeps them.
+            case .int, .double, .decimal: return .real(value.doubleValue ?? 0)
+            case .string(let s):
+                guard let d = ISO8601.date(from: s) else { throw wrong() }
+                return .real(d.timeIntervalSinceReferenceDate)
+            default: throw wrong()
+            }
+        case .binary:
+            switch value {
+            case .data(let d): return .blob(d)
+            case .string(let s):
+                guard let d = Data(base64Encoded: s) else { throw wrong() }
+                return .blob(d)
+            default: throw wrong()
+            }
+        }
+    }
+
+    private static func hint(for type: AttributeType) -> String {
+        switch type {
+        case .string: return "give a string"
+        case .uuid: return "give a UUID string like E621E1F8-C36C-495A-93FC-0C247A3E6E5F"
+        case .uri: return "give a URI string"
+        case .integer16, .integer32, .integer64: return "give a whole number"
+        case .boolean: return "give true or false"
+        case .double, .float, .decimal: return "give a number"
+        case .date: return "give a date: {\"$date\": \"2013-01-01T05:00:00Z\"}, an ISO-8601 string, or seconds since 2001"
+        case .binary: return "give data, or a base64 string"
+        }
+    }
+
+    /// The value read from column `i` for attribute type `type` (nil: as stored).
+    static func value(_ s: SQLiteStatement, _ i: Int32, type: AttributeType?) -> PredicateValue {
+        switch s.value(i) {
+        case .null: return .null
+        case .integer(let n):
+            switch type {
+            case .boolean?: return .bool(n != 0)
+            case .date?: return .date(Date(timeIntervalSinceReferenceDate: Double(n)))
+            case .double?, .float?: return .double(Double(n))
+            case .decimal?: return .decimal(Decimal(n))
+            default: return .int(n)
+            }
+        case .real(let d):
+            switch type {
+            case .date?: return .date(Date(timeIntervalSinceReferenceDate: d))
+            case .decimal?: return .decimal(Decimal(string: String(d)) ?? Decimal(d))
+            default: return .double(d)
+            }
+        case .text(let t): return .string(t)
+        case .blob(let b): return .data(b)
+        }
+    }
+}
+
+extension PredicateValue {
+    var doubleValue: Double? {
+        switch self {
+        case .int(let i): return Double(i)
+        case .double(let d): return d
+        case .decimal(let d): return NSDecimalNumber(decimal: d).doubleValue
+        case .bool(let b): return b ? 1 : 0
+        default: return nil
+        }
+    }
+}
+
+extension Decimal {
+    var rounded0: Decimal {
+        var x = self, r = Decimal()
+        NSDecimalRound(&r, &x, 0, .plain)
+        return r
+    }
+}

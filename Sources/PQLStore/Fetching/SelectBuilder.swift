@@ -1,0 +1,146 @@
+import PQL
+
+/// Builds the SELECT of a query: FROM the entity's table `t0`, the predicate as WHERE, the
+/// JOINs its to-one key paths need, ORDER BY with the key as the last tie-breaker (so the
+/// order is the evaluator's stable order), LIMIT and OFFSET as parameters.
+struct SelectBuilder {
+    let model: StoreModel
+    let query: EntityQuery
+    let entity: ModelEntity
+    var compiler: PredicateSQLCompiler
+    let scope: SQLScope
+
+    /// A statement and how to read its columns.
+    struct Statement {
+        var compiled: CompiledSQL
+        /// For records: the attribute read from each column after the key (and entity number).
+        var attributes: [(name: String, type: AttributeType?)] = []
+        var hasEntityColumn = false
+    }
+
+    init(model: StoreModel, query: EntityQuery) throws(StoreError) {
+        self.model = model
+        self.query = query
+        entity = try model.entity(named: query.entity)
+        compiler = PredicateSQLCompiler(model: model, source: query.predicateText)
+        scope = compiler.makeScope(entity, alias: "t0")
+    }
+
+    private mutating func whereClause() throws(StoreError) -> String {
+        var predicate = query.predicate
+        if !query.variables.isEmpty { predicate = predicate.substituting(query.variables) }
+        var parts: [String] = []
+        if let f = compiler.entityFilter(entity, alias: "t0") { parts.append(f) }
+        let c = try compiler.compile(predicate, in: scope)
+        if c.sql != "1" { parts.append(c.sql) }
+        return parts.isEmpty ? "" : " WHERE " + parts.joined(separator: " AND ")
+    }
+
+    private mutating func orderClause() throws(StoreError) -> String {
+        var terms: [String] = []
+        for rule in query.sort {
+            let x: SQLExpression
+            switch try compiler.resolve(rule.keyPath, from: scope, alias: "t0", entity: entity, whole: rule.keyPath) {
+            case .scalar(let e) where !e.isObject: x = e
+            default:
+                throw StoreError(.unsupported, "cannot sort by '\(rule.keyPath.joined(separator: "."))'",
+                                 hint: "sort by an attribute, or an attribute of a to-one relationship")
+            }
+            let collate: String
+            switch rule.comparison {
+            case .literal: collate = ""
+            case .caseInsensitive: collate = " COLLATE PQL_NOCASE"
+            case .localized: collate = " COLLATE PQL_LOCALIZED"
+            }
+            terms.append("\(x.sql)\(collate) \(rule.ascending ? "ASC" : "DESC")")
+        }
+        if terms.isEmpty { return "" }
+        terms.append("t0.\(SQLIdentifier.quote(scope.primaryKey))")
+        return " ORDER BY " + terms.joined(separator: ", ")
+    }
+
+    private mutating func pageClause() -> String {
+        guard query.limit != nil || query.offset > 0 else { return "" }
+        let l = compiler.bindRaw(.integer(Int64(query.limit ?? -1)))
+        let o = compiler.bindRaw(.integer(Int64(query.offset)))
+        return " LIMIT \(l) OFFSET \(o)"
+    }
+
+    /// Whole records: the key, the entity number if entities share the table, every attribute.
+    mutating func records() throws(StoreError) -> Statement {
+        let w = try whereClause(), o = try orderClause(), p = pageClause()
+        var columns = ["t0.\(SQLIdentifier.quote(scope.primaryKey))"]
+        var st = Statement(compiled: CompiledSQL(sql: "", bindings: []))
+        if model.isInheritanceTree(entity) {
+            columns.append("t0.\(SQLIdentifier.quote(StoreSchema.entityColumn))")
+            st.hasEntityColumn = true
+        }
+        var seen: Set<String> = []
+        for e in model.descendants(entity) {
+            for a in model.allAttributes(e) where seen.insert(a.name).inserted {
+                columns.append("t0.\(SQLIdentifier.quote(a.column))")
+                st.attributes.append((a.name, a.type))
+            }
+        }
+        st.compiled = CompiledSQL(sql: "SELECT \(columns.joined(separator: ", ")) FROM \(scope.fromClause)\(w)\(o)\(p)",
+                                  bindings: compiler.bindings.values)
+        return st
+    }
+
+    /// The keys of the matching rows (for batch update and delete).
+    mutating func keys() throws(StoreError) -> CompiledSQL {
+        let w = try whereClause(), o = try orderClause(), p = pageClause()
+        return CompiledSQL(sql: "SELECT t0.\(SQLIdentifier.quote(scope.primaryKey)) FROM \(scope.fromClause)\(w)\(o)\(p)",
+                           bindings: compiler.bindings.values)
+    }
+
+    /// `SELECT count(*)` of the matching rows (after offset and limit, when given).
+    mutating func count() throws(StoreError) -> CompiledSQL {
+        let w = try whereClause()
+        if query.limit != nil || query.offset > 0 {
+            let p = pageClause()
+            return CompiledSQL(sql: "SELECT count(*) FROM (SELECT 1 FROM \(scope.fromClause)\(w)\(p))", bindings: compiler.bindings.values)
+        }
+        return CompiledSQL(sql: "SELECT count(*) FROM \(scope.fromClause)\(w)", bindings: compiler.bindings.values)
+    }
+
+    /// Chosen properties (attributes and to-one key paths like `airline.name`), optionally distinct.
+    mutating func properties(_ keyPaths: [String], distinct: Bool) throws(StoreError) -> Statement {
+        var columns: [String] = []
+        var st = Statement(compiled: CompiledSQL(sql: "", bindings: []))
+        for key in keyPaths {
+            let path = key.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+            switch try compiler.resolve(path, from: scope, alias: "t0", entity: entity, whole: path) {
+            case .scalar(let e) where !e.isObject:
+                columns.append(e.sql)
+                st.attributes.append((key, attributeType(of: path)))
+            case .scalar, .values:
+                throw StoreError(.unsupported, "'\(key)' is a relationship, not a value", hint: "choose one of its attributes: \(key).name")
+            case .collection(let src):
+                if src.rest.contains(where: { $0.hasPrefix("@") }) {
+                    let e = try compiler.aggregate(src)
+                    columns.append(e.sql)
+                    st.attributes.append((key, nil))
+                } else {
+                    throw StoreError(.unsupported, "'\(key)' is a to-many key path: one row has many values",
+                                     hint: "fetch \(src.name).@count, or fetch the \(src.destination.name) entity instead")
+                }
+            }
+        }
+        guard !columns.isEmpty else { throw StoreError(.unsupported, "no properties to fetch", hint: "name at least one attribute") }
+        let w = try whereClause(), o = try orderClause(), p = pageClause()
+        st.compiled = CompiledSQL(sql: "SELECT \(distinct ? "DISTINCT " : "")\(columns.joined(separator: ", ")) FROM \(scope.fromClause)\(w)\(o)\(p)",
+                                  bindings: compiler.bindings.values)
+        return st
+    }
+
+    private func attributeType(of path: [String]) -> AttributeType? {
+        var e = entity
+        for (i, key) in path.enumerated() {
+            if i == path.count - 1 { return model.allAttributes(e).first { $0.name == key }?.type }
+            guard let r = model.allRelationships(e).first(where: { $0.name == key }), let d = try? model.entity(named: r.destination) else { return nil }
+            e = d
+        }
+        return nil
+    }
+}

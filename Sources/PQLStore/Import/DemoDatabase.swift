@@ -1,0 +1,93 @@
+import Foundation
+import PQL
+
+/// The demo store: nycflights13's airlines, airports, planes and 336,776 flights of 2013 (CC0),
+/// with each flight linked to its airline, plane, origin and destination airport, and those
+/// linked back. Built from the data files shipped with PQL on first use (a few seconds) and
+/// kept in the user's cache directory.
+///
+/// ```swift
+/// let store = try DemoDatabase.open()
+/// let n = try store.count(EntityQuery("Flight", where: "airline.name BEGINSWITH 'United' AND dep_delay > 60"))
+/// ```
+public enum DemoDatabase {
+    /// Bumped whenever the demo's model or contents change, so old caches are rebuilt.
+    static let version = 2
+
+    /// The demo store, built into `path` (default: the cache directory) if it is not there yet.
+    public static func open(at path: String? = nil) throws(StoreError) -> PredicateStore {
+        let file = path ?? defaultPath
+        if !FileManager.default.fileExists(atPath: file) {
+            try build(at: file)
+        }
+        return try PredicateStore(path: file)
+    }
+
+    /// Where `open()` keeps the demo: `$XDG_CACHE_HOME/pql` or `~/.cache/pql`, falling back to the temporary directory.
+    public static var defaultPath: String {
+        let env = ProcessInfo.processInfo.environment
+        let base = env["XDG_CACHE_HOME"].map { URL(fileURLWithPath: $0) }
+            ?? env["HOME"].map { URL(fileURLWithPath: $0).appendingPathComponent(".cache") }
+            ?? FileManager.default.temporaryDirectory
+        return base.appendingPathComponent("pql").appendingPathComponent("demo-v\(version).sqlite").path
+    }
+
+    /// The demo's model: the four entities with their relationships.
+    public static func model(airlines: ImportTable, airports: ImportTable, planes: ImportTable, flights: ImportTable) throws(StoreError) -> StoreModel {
+        func attributes(_ t: ImportTable, key: String?, indexed: Set<String> = []) -> [ModelAttribute] {
+            t.columns.enumerated().map { i, c in
+                ModelAttribute(c, t.types[i], isOptional: c != key, isIndexed: indexed.contains(c), isUnique: c == key)
+            }
+        }
+        return try StoreModel([
+            ModelEntity("Airline", attributes: attributes(airlines, key: "carrier"),
+                        relationships: [ModelRelationship("flights", toMany: "Flight", inverse: "airline")]),
+            ModelEntity("Airport", attributes: attributes(airports, key: "faa"),
+                        relationships: [ModelRelationship("departures", toMany: "Flight", inverse: "originAirport"),
+                                        ModelRelationship("arrivals", toMany: "Flight", inverse: "destAirport")]),
+            ModelEntity("Plane", attributes: attributes(planes, key: "tailnum"),
+                        relationships: [ModelRelationship("flights", toMany: "Flight", inverse: "plane")]),
+            ModelEntity("Flight", attributes: attributes(flights, key: nil, indexed: ["month", "dep_delay", "arr_delay"]), relationships: [
+                ModelRelationship("airline", to: "Airline", inverse: "flights", foreignKeyColumn: "carrier", referencedColumn: "carrier"),
+                ModelRelationship("plane", to: "Plane", inverse: "flights", foreignKeyColumn: "tailnum", referencedColumn: "tailnum"),
+                ModelRelationship("originAirport", to: "Airport", inverse: "departures", foreignKeyColumn: "origin", referencedColumn: "faa"),
+                ModelRelationship("destAirport", to: "Airport", inverse: "arrivals", foreignKeyColumn: "dest", referencedColumn: "faa"),
+            ]),
+        ], templates: [
+            FetchTemplate(name: "DelayedFrom", entity: "Flight", predicate: "origin == $airport AND dep_delay >= $minutes",
+                          sort: [SortRule("dep_delay", ascending: false)]),
+        ])
+    }
+
+    /// Builds the demo store at `path` (replacing what is there), atomically: it is written
+    /// beside the target and moved into place when complete.
+    public static func build(at path: String) throws(StoreError) {
+        let dir = DemoData.directory
+        let airlines = try ImportTable.read(contentsOf: dir.appendingPathComponent("airlines.csv"))
+        let airports = try ImportTable.read(contentsOf: dir.appendingPathComponent("airports.csv"))
+        let planes = try ImportTable.read(contentsOf: dir.appendingPathComponent("planes.csv"))
+        let flights = try ImportTable.read(contentsOf: dir.appendingPathComponent("flights.csv.zip"))
+        let model = try model(airlines: airlines, airports: airports, planes: planes, flights: flights)
+        let target = URL(fileURLWithPath: path)
+        do {
+            try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+        } catch {
+            throw StoreError(.sqlite, "cannot create \(target.deletingLastPathComponent().path): \(error.localizedDescription)")
+        }
+        let partial = path + ".partial-\(ProcessInfo.processInfo.processIdentifier)"
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: partial + suffix) }
+        do {
+            let store = try PredicateStore(path: partial, model: model)
+            try store.insertRows("Airline", columns: airlines.columns, rows: airlines.rows)
+            try store.insertRows("Airport", columns: airports.columns, rows: airports.rows)
+            try store.insertRows("Plane", columns: planes.columns, rows: planes.rows)
+            try store.insertRows("Flight", columns: flights.columns, rows: flights.rows)
+            try store.checkpoint()
+        }
+        for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: partial + suffix) }
+        try? FileManager.default.removeItem(atPath: path)
+        do { try FileManager.default.moveItem(atPath: partial, toPath: path) } catch {
+            throw StoreError(.sqlite, "cannot move the demo store into \(path): \(error.localizedDescription)")
+        }
+    }
+}

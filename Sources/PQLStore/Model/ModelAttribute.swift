@@ -1,0 +1,35 @@
+import PQL
+
+/// One stored property of an entity.
+///
+/// ```swift
+/// let name = ModelAttribute("name", .string, isOptional: false, isIndexed: true)
+/// let rating = ModelAttribute("rating", .double, defaultValue: .double(0))
+/// ```
+public struct ModelAttribute: Hashable, Sendable {
+    /// The name predicates use.
+    public var name: String
+    public var type: AttributeType
+    /// Whether the attribute may be nil. Non-optional attributes are `NOT NULL` columns.
+    public var isOptional: Bool
+    /// The value an insert without this attribute stores.
+    public var defaultValue: PredicateValue?
+    /// Whether a single-column index is created for it.
+    public var isIndexed: Bool
+    /// Whether its values must be distinct (a `UNIQUE` index).
+    public var isUnique: Bool
+    /// The SQLite column; the attribute name unless the model maps it elsewhere (inferred models
+    /// keep the database's own names).
+    public var column: String
+
+    public init(_ name: String, _ type: AttributeType, isOptional: Bool = true, defaultValue: PredicateValue? = nil,
+                isIndexed: Bool = false, isUnique: Bool = false, column: String? = nil) {
+        self.name = name
+        self.type = type
+        self.isOptional = isOptional
+        self.defaultValue = defaultValue
+        self.isIndexed = isIndexed
+        self.isUnique = isUnique
+        self.column = column ?? name
+    }
+}

@@ -1,0 +1,43 @@
+/// An entity: a named kind of record with attributes and relationships, stored in one table.
+///
+/// Sub-entities (`parent`) share their root entity's table, told apart by an entity column,
+/// as Core Data does; an abstract entity has no instances of its own.
+///
+/// ```swift
+/// let airline = ModelEntity("Airline", attributes: [
+///     ModelAttribute("carrier", .string, isOptional: false, isUnique: true),
+///     ModelAttribute("name", .string),
+/// ], relationships: [ModelRelationship("flights", toMany: "Flight", inverse: "airline")])
+/// ```
+public struct ModelEntity: Hashable, Sendable {
+    public var name: String
+    /// Attributes declared on this entity (a sub-entity also has its parents' attributes).
+    public var attributes: [ModelAttribute]
+    public var relationships: [ModelRelationship]
+    /// The parent entity's name, for inheritance.
+    public var parent: String?
+    public var isAbstract: Bool
+    /// Composite indexes, each a list of attribute names.
+    public var indexes: [[String]]
+    /// Composite uniqueness constraints, each a list of attribute names.
+    public var uniqueness: [[String]]
+    /// The table; the entity name unless the model maps it elsewhere.
+    public var table: String
+    /// The integer primary-key column. `Z_PK` for stores PQL creates; the table's own
+    /// `INTEGER PRIMARY KEY` (or `rowid`) for inferred models.
+    public var primaryKey: String
+
+    public init(_ name: String, attributes: [ModelAttribute] = [], relationships: [ModelRelationship] = [],
+                parent: String? = nil, isAbstract: Bool = false, indexes: [[String]] = [], uniqueness: [[String]] = [],
+                table: String? = nil, primaryKey: String = "Z_PK") {
+        self.name = name
+        self.attributes = attributes
+        self.relationships = relationships
+        self.parent = parent
+        self.isAbstract = isAbstract
+        self.indexes = indexes
+        self.uniqueness = uniqueness
+        self.table = table ?? name
+        self.primaryKey = primaryKey
+    }
+}

@@ -1,0 +1,102 @@
+import Foundation
+
+/// A model read from an SQLite database PQL did not create: one entity per table, one
+/// attribute per column (typed by its declared type's affinity), the integer primary key (or
+/// rowid) as the key, and each foreign key as a to-one relationship with a to-many inverse.
+enum SchemaInference {
+    static func model(of db: SQLiteConnection) throws(StoreError) -> StoreModel {
+        let tables = try strings(db, "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name <> ?1 ORDER BY name",
+                                 [.text(StoreSchema.metadataTable)])
+        let isCoreData = tables.contains("Z_PRIMARYKEY") && tables.contains("Z_METADATA")
+        var entities: [ModelEntity] = []
+        var foreignKeys: [(table: String, column: String, target: String, targetColumn: String?)] = []
+        for table in tables where !(isCoreData && (table == "Z_PRIMARYKEY" || table == "Z_METADATA" || table == "Z_MODELCACHE")) {
+            let info = try db.prepare("SELECT name, type, \"notnull\", pk, hidden FROM pragma_table_xinfo(?1)")
+            try info.bind([.text(table)])
+            var attributes: [ModelAttribute] = []
+            var pkColumns: [(name: String, type: String)] = []
+            while try info.step() {
+                let name = info.text(0), declared = info.text(1)
+                if info.int64(4) != 0 && info.int64(4) != 2 && info.int64(4) != 3 { continue }
+                let type = attributeType(declared, coreData: isCoreData)
+                if info.int64(3) > 0 { pkColumns.append((name, declared)) }
+                attributes.append(ModelAttribute(name, type, isOptional: info.int64(2) == 0))
+            }
+            guard !attributes.isEmpty else { continue }
+            let withoutRowID = try strings(db, "SELECT sql FROM sqlite_schema WHERE name = ?1", [.text(table)]).first?
+                .uppercased().replacingOccurrences(of: " ", with: "").hasSuffix("WITHOUTROWID") ?? false
+            let key: String
+            if pkColumns.count == 1, pkColumns[0].type.uppercased() == "INTEGER" { key = pkColumns[0].name }
+            else if !withoutRowID { key = "rowid" }
+            else {
+                throw StoreError(.invalidModel, "table '\(table)' has no integer key PQL can use (a WITHOUT ROWID table keyed by \(pkColumns.map(\.name).joined(separator: ", ")))",
+                                 hint: "PQL needs an INTEGER PRIMARY KEY or a rowid to identify rows")
+            }
+            // Indexed and unique columns, so the model says what the file already has.
+            for ix in try rows(db, "SELECT name, \"unique\" FROM pragma_index_list(?1)", [.text(table)]) {
+                let cols = try strings(db, "SELECT name FROM pragma_index_info(?1)", [ix[0]])
+                if cols.count == 1, let i = attributes.firstIndex(where: { $0.column == cols[0] }) {
+                    if case .integer(1) = ix[1] { attributes[i].isUnique = true } else { attributes[i].isIndexed = true }
+                }
+            }
+            entities.append(ModelEntity(table, attributes: attributes, table: table, primaryKey: key))
+            for fk in try rows(db, "SELECT \"table\", \"from\", \"to\" FROM pragma_foreign_key_list(?1)", [.text(table)]) {
+                guard case .text(let target) = fk[0], case .text(let from) = fk[1] else { continue }
+                var to: String? = nil
+                if case .text(let t) = fk[2] { to = t }
+                foreignKeys.append((table, from, target, to))
+            }
+        }
+        // Foreign keys become to-one relationships and their to-many inverses.
+        for fk in foreignKeys {
+            guard let si = entities.firstIndex(where: { $0.name == fk.table }),
+                  let ti = entities.firstIndex(where: { $0.name.caseInsensitiveCompare(fk.target) == .orderedSame }) else { continue }
+            let target = entities[ti]
+            let referenced = fk.targetColumn.flatMap { $0 == target.primaryKey ? nil : $0 }
+            let taken = { (e: ModelEntity, n: String) in e.attributes.contains { $0.name == n } || e.relationships.contains { $0.name == n } }
+            var name = relationshipName(column: fk.column, target: target.name)
+            if taken(entities[si], name) { name = fk.column + "_" + target.name }
+            var inverse = fk.table
+            if taken(entities[ti], inverse) || si == ti { inverse = "\(fk.table)_by_\(fk.column)" }
+            guard !taken(entities[si], name), !taken(entities[ti], inverse) else { continue }
+            entities[si].relationships.append(ModelRelationship(name, to: target.name, inverse: inverse, foreignKeyColumn: fk.column,
+                                                                referencedColumn: referenced))
+            entities[ti].relationships.append(ModelRelationship(inverse, toMany: fk.table, inverse: name, deleteRule: .noAction))
+        }
+        return try StoreModel(entities)
+    }
+
+    /// `customer_id` → `customer`; otherwise the target table's name.
+    static func relationshipName(column: String, target: String) -> String {
+        for suffix in ["_id", "_ID", "Id", "ID"] where column.hasSuffix(suffix) && column.count > suffix.count {
+            return String(column.dropLast(suffix.count))
+        }
+        return target.prefix(1).lowercased() + target.dropFirst()
+    }
+
+    /// SQLite's affinity rules (§3.1 of its datatype page), with the names that say more.
+    static func attributeType(_ declared: String, coreData: Bool) -> AttributeType {
+        let t = declared.uppercased()
+        if t.contains("BOOL") { return .boolean }
+        if coreData && t == "TIMESTAMP" { return .date }
+        if t.contains("INT") { return .integer64 }
+        if t.contains("CHAR") || t.contains("CLOB") || t.contains("TEXT") { return .string }
+        if t.contains("BLOB") { return .binary }
+        if t.contains("REAL") || t.contains("FLOA") || t.contains("DOUB") { return .double }
+        if t.contains("NUM") || t.contains("DEC") { return .double }
+        if t.contains("DATE") || t.contains("TIME") { return .string }
+        return .string
+    }
+
+    private static func strings(_ db: SQLiteConnection, _ sql: String, _ args: [SQLValue]) throws(StoreError) -> [String] {
+        try rows(db, sql, args).compactMap { if case .text(let s) = $0.first { return s } else { return nil } }
+    }
+
+    private static func rows(_ db: SQLiteConnection, _ sql: String, _ args: [SQLValue]) throws(StoreError) -> [[SQLValue]] {
+        let s = try db.prepare(sql)
+        try s.bind(args)
+        var out: [[SQLValue]] = []
+        while try s.step() { out.append((0..<s.columnCount).map { s.value($0) }) }
+        return out
+    }
+}

@@ -1,0 +1,97 @@
+import PQL
+
+/// Every error the store, its model and the SQL compiler raise: what went wrong, where (the
+/// predicate text's range when the error comes from a predicate), and how to fix it.
+///
+/// ```swift
+/// do { _ = try store.fetch(EntityQuery("Flight", where: "delay > 5")) }
+/// catch let error as StoreError { print(error.rendered) }   // unknown key 'delay' … did you mean 'dep_delay'?
+/// ```
+public struct StoreError: Error, Hashable, Sendable, CustomStringConvertible {
+    public enum Kind: String, Hashable, Sendable {
+        /// The model is inconsistent (duplicate names, a missing destination or inverse, …).
+        case invalidModel
+        /// A model file could not be read.
+        case modelFile
+        /// An entity name the model lacks.
+        case unknownEntity
+        /// A key (attribute or relationship) the entity lacks (decision D5).
+        case unknownKey
+        /// A predicate construct with no SQL form.
+        case unsupported
+        /// Operands of kinds that cannot be compared or combined.
+        case typeMismatch
+        /// A `$variable` without a value.
+        case unboundVariable
+        /// A value that does not fit its attribute (wrong type, NULL in a non-optional attribute).
+        case invalidValue
+        /// A uniqueness or foreign-key rule, or a deny delete rule, refused a change.
+        case constraint
+        /// SQLite reported an error.
+        case sqlite
+        /// The operation was cancelled (task cancellation or an interrupt).
+        case cancelled
+        /// A data file (JSON, CSV) could not be imported.
+        case importFailed
+        /// The predicate text did not parse.
+        case syntax
+        /// In-memory evaluation failed (a MATCHES pattern, arithmetic, …) while the store ran it.
+        case evaluation
+    }
+
+    public let kind: Kind
+    public let message: String
+    public let hint: String?
+    /// The predicate text the error refers to, when there is one.
+    public var source: String?
+    /// Where in `source` the problem is.
+    public var range: SourceRange?
+
+    public init(_ kind: Kind, _ message: String, hint: String? = nil, source: String? = nil, range: SourceRange? = nil) {
+        self.kind = kind
+        self.message = message
+        self.hint = hint
+        self.source = source
+        self.range = range
+    }
+
+    public var description: String {
+        var s = message
+        if let range { s = "\(range): \(s)" }
+        if let hint { s += " (\(hint))" }
+        return s
+    }
+
+    /// The message with the source line and a caret under the problem, for terminals.
+    public var rendered: String {
+        guard let source, let range else { return description }
+        let lines = source.split(separator: "\n", omittingEmptySubsequences: false)
+        guard range.line >= 1, range.line <= lines.count else { return description }
+        let line = lines[range.line - 1]
+        let caret = String(repeating: " ", count: max(0, range.column - 1))
+            + String(repeating: "^", count: max(1, min(range.length, max(1, line.count - range.column + 1))))
+        var s = "error: \(message)\n  \(line)\n  \(caret)"
+        if let hint { s += "\nhint: \(hint)" }
+        return s
+    }
+
+    /// The same error, located at the first place `needle` occurs in `source` (key paths and
+    /// operators have no positions in the tree, so the store finds them in the text).
+    func located(in source: String?, at needle: String?) -> StoreError {
+        var e = self
+        guard let source else { return e }
+        e.source = source
+        if let needle, !needle.isEmpty, let r = source.range(of: needle) {
+            let offset = source.utf8.distance(from: source.utf8.startIndex, to: r.lowerBound)
+            e.range = SourceRange(locating: offset, length: needle.utf8.count, in: source)
+        }
+        return e
+    }
+
+    static func unknownKey(_ key: String, entity: String, candidates: [String]) -> StoreError {
+        let near = SharedSemantics.nearestNames(to: key, in: candidates)
+        let hint = near.isEmpty ? "the entity's keys are: \(candidates.sorted().prefix(12).joined(separator: ", "))"
+                                : "did you mean \(near.map { "'\($0)'" }.joined(separator: " or "))?"
+        return StoreError(.unknownKey, "keypath '\(key)' not found in entity \(entity)", hint: hint)
+    }
+}

@@ -1,0 +1,142 @@
+import PQL
+
+/// A model: the entities a store holds, their relationships, and named fetch templates.
+///
+/// Build one in Swift, load it from a JSON model file (``StoreModel/init(json:)``), import an
+/// Xcode model (``StoreModel/init(xcdatamodel:)``), or infer it from an existing SQLite file
+/// (``PredicateStore/inferModel()``). Validation runs once, when the model is made.
+///
+/// ```swift
+/// let model = try StoreModel([
+///     ModelEntity("Airline", attributes: [ModelAttribute("carrier", .string), ModelAttribute("name", .string)],
+///                 relationships: [ModelRelationship("flights", toMany: "Flight", inverse: "airline")]),
+///     ModelEntity("Flight", attributes: [ModelAttribute("dep_delay", .integer64)],
+///                 relationships: [ModelRelationship("airline", to: "Airline", inverse: "flights")]),
+/// ])
+/// ```
+public struct StoreModel: Hashable, Sendable {
+    /// The entities in declaration order.
+    public let entities: [ModelEntity]
+    public let templates: [FetchTemplate]
+    private let index: [String: Int]
+
+    public init(_ entities: [ModelEntity], templates: [FetchTemplate] = []) throws(StoreError) {
+        self.entities = entities
+        self.templates = templates
+        var index: [String: Int] = [:]
+        for (i, e) in entities.enumerated() {
+            guard index[e.name] == nil else { throw StoreError(.invalidModel, "entity '\(e.name)' is declared twice") }
+            index[e.name] = i
+        }
+        self.index = index
+        try validate()
+    }
+
+    /// The entity with this name; an error with the nearest names otherwise.
+    public func entity(named name: String) throws(StoreError) -> ModelEntity {
+        if let i = index[name] { return entities[i] }
+        let names = entities.map(\.name)
+        let near = SharedSemantics.nearestNames(to: name, in: names)
+        throw StoreError(.unknownEntity, "no entity named '\(name)'",
+                         hint: near.isEmpty ? "the model's entities are: \(names.joined(separator: ", "))"
+                                            : "did you mean \(near.map { "'\($0)'" }.joined(separator: " or "))?")
+    }
+
+    /// The template with this name.
+    public func template(named name: String) throws(StoreError) -> FetchTemplate {
+        if let t = templates.first(where: { $0.name == name }) { return t }
+        let near = SharedSemantics.nearestNames(to: name, in: templates.map(\.name))
+        throw StoreError(.unknownEntity, "no fetch template named '\(name)'",
+                         hint: near.first.map { "did you mean '\($0)'?" } ?? "templates: \(templates.map(\.name).joined(separator: ", "))")
+    }
+
+    func contains(_ name: String) -> Bool { index[name] != nil }
+
+    /// The chain from the root entity down to `entity` (inclusive).
+    func lineage(_ entity: ModelEntity) -> [ModelEntity] {
+        var chain = [entity]
+        var seen: Set<String> = [entity.name]
+        while let p = chain[0].parent, let i = index[p], !seen.contains(p) {
+            seen.insert(p)
+            chain.insert(entities[i], at: 0)
+        }
+        return chain
+    }
+
+    /// The root of `entity`'s inheritance tree: its table holds the whole tree.
+    func root(_ entity: ModelEntity) -> ModelEntity { lineage(entity)[0] }
+
+    /// Attributes of `entity` including inherited ones, parents first.
+    func allAttributes(_ entity: ModelEntity) -> [ModelAttribute] { lineage(entity).flatMap(\.attributes) }
+
+    /// Relationships of `entity` including inherited ones.
+    func allRelationships(_ entity: ModelEntity) -> [ModelRelationship] { lineage(entity).flatMap(\.relationships) }
+
+    /// `entity` and every entity below it.
+    func descendants(_ entity: ModelEntity) -> [ModelEntity] {
+        var out = [entity]
+        var i = 0
+        while i < out.count {
+            let name = out[i].name
+            out += entities.filter { $0.parent == name }
+            i += 1
+        }
+        return out
+    }
+
+    /// Whether the entity's table holds more than one entity (so rows carry an entity column).
+    func isInheritanceTree(_ entity: ModelEntity) -> Bool {
+        let r = root(entity)
+        return entities.contains { $0.parent != nil && self.root($0).name == r.name }
+    }
+
+    /// The stable number of an entity in the entity column (1-based declaration order).
+    func entityNumber(_ entity: ModelEntity) -> Int { (index[entity.name] ?? 0) + 1 }
+
+    /// The relationship on `r.destination` that stores the link of the to-many `r`.
+    func storingInverse(of r: ModelRelationship, on source: ModelEntity) throws(StoreError) -> ModelRelationship {
+        let dest = try entity(named: r.destination)
+        guard let inv = r.inverse, let rel = allRelationships(dest).first(where: { $0.name == inv }) else {
+            throw StoreError(.invalidModel, "to-many relationship \(source.name).\(r.name) has no inverse to-one on \(r.destination)",
+                             hint: "give it an inverse: a to-one relationship on \(r.destination) back to \(source.name)")
+        }
+        guard !rel.isToMany else {
+            throw StoreError(.invalidModel, "\(source.name).\(r.name) and \(r.destination).\(inv) are both to-many; many-to-many relationships are not supported",
+                             hint: "model the link as an entity of its own with two to-one relationships")
+        }
+        return rel
+    }
+
+    private func validate() throws(StoreError) {
+        for e in entities {
+            if let p = e.parent, !contains(p) {
+                throw StoreError(.invalidModel, "entity '\(e.name)' names an unknown parent '\(p)'")
+            }
+            if lineage(e).count > entities.count { throw StoreError(.invalidModel, "entity '\(e.name)' is its own ancestor") }
+            var names: Set<String> = []
+            for a in allAttributes(e) {
+                guard !a.name.isEmpty, !a.name.hasPrefix("@") else { throw StoreError(.invalidModel, "entity '\(e.name)' has an attribute with an invalid name '\(a.name)'") }
+                guard names.insert(a.name).inserted else { throw StoreError(.invalidModel, "entity '\(e.name)' declares '\(a.name)' twice") }
+            }
+            for r in allRelationships(e) {
+                guard names.insert(r.name).inserted else { throw StoreError(.invalidModel, "entity '\(e.name)' declares '\(r.name)' twice") }
+                guard contains(r.destination) else {
+                    throw StoreError(.invalidModel, "relationship \(e.name).\(r.name) leads to an unknown entity '\(r.destination)'")
+                }
+                if r.isToMany { _ = try storingInverse(of: r, on: e) }
+                if let inv = r.inverse, let dest = try? entity(named: r.destination),
+                   !allRelationships(dest).contains(where: { $0.name == inv }) {
+                    throw StoreError(.invalidModel, "relationship \(e.name).\(r.name) names an inverse '\(inv)' that \(r.destination) lacks")
+                }
+            }
+            for group in e.indexes + e.uniqueness {
+                for name in group where !names.contains(name) {
+                    throw StoreError(.invalidModel, "index or uniqueness constraint on \(e.name) names an unknown key '\(name)'")
+                }
+            }
+        }
+        for t in templates {
+            guard contains(t.entity) else { throw StoreError(.invalidModel, "fetch template '\(t.name)' names an unknown entity '\(t.entity)'") }
+        }
+    }
+}

@@ -1,0 +1,185 @@
+import PQL
+
+/// Comparisons: the operators of spec §3.1 with the nil rules of §6.2, in SQL.
+extension PredicateSQLCompiler {
+    mutating func compile(_ c: ComparisonNode, in scope: SQLScope) throws(StoreError) -> SQLCondition {
+        let options: SharedSemantics.Options
+        do { options = try SharedSemantics.Options(c.options) } catch {
+            throw fail(.unsupported, error.message, hint: error.hint, near: "[")
+        }
+        if c.quantifier != .direct {
+            return try compileQuantified(c, options: options, in: scope)
+        }
+        // A to-many key path on either side: membership (IN / CONTAINS) or an error.
+        let lhs = try operand(c.lhs, in: scope)
+        let rhs = try operand(c.rhs, in: scope)
+        switch (c.op, lhs, rhs) {
+        case (.in, .scalar(let x), .collection(let coll)), (.contains, .collection(let coll), .scalar(let x)):
+            return try membership(x, in: coll, scope: scope)
+        case (.in, .scalar(let x), .values(let items)), (.contains, .values(let items), .scalar(let x)):
+            return try membership(x, inValues: items)
+        case (.between, .scalar(let x), .values(let bounds)):
+            return try between(x, bounds, options: options)
+        case (_, .scalar(let l), .scalar(let r)):
+            if l.isObject || r.isObject { return try objectComparison(c.op, l, r) }
+            return try compare(c.op, options: options, l, r)
+        case (_, .collection, _), (_, _, .collection):
+            throw fail(.unsupported, "a to-many key path cannot be compared with \(c.op.symbol) directly",
+                       hint: "use ANY, ALL or NONE before it, @count, or a SUBQUERY", near: c.lhs.keyName ?? c.rhs.keyName)
+        case (_, .values, _), (_, _, .values):
+            if c.op == .between {
+                throw fail(.typeMismatch, "BETWEEN needs a collection of exactly two bounds on its right", hint: "write x BETWEEN {low, high}", near: "BETWEEN")
+            }
+            throw fail(.unsupported, "a collection cannot be compared with \(c.op.symbol) in the store",
+                       hint: "compare each element with ANY or ALL, or test membership with IN", near: c.op.symbol)
+        }
+    }
+
+    /// One comparison of two scalars, exactly as `ComparisonEvaluation.apply` decides it.
+    mutating func compare(_ op: ComparisonOperator, options: SharedSemantics.Options,
+                          _ l: SQLExpression, _ r: SQLExpression) throws(StoreError) -> SQLCondition {
+        let native = l.kind.comparesNatively(with: r.kind) && (options.isLiteral || l.kind.domain != .string)
+        switch op {
+        case .equal, .notEqual:
+            let eq = op == .equal
+            if l.isNullConstant && r.isNullConstant { return eq ? .alwaysTrue : .alwaysFalse }
+            if l.isNullConstant || r.isNullConstant {
+                let other = l.isNullConstant ? r : l
+                if !other.nullable { return eq ? .alwaysFalse : .alwaysTrue }
+                return SQLCondition(sql: "\(other.sql) \(eq ? "IS NULL" : "IS NOT NULL")", nullable: false)
+            }
+            if native {
+                if eq && (l.constant != nil || r.constant != nil || !(l.nullable && r.nullable)) {
+                    // `=` keeps index use; a NULL column makes it NULL, which counts as false.
+                    return SQLCondition(sql: "\(l.sql) = \(r.sql)", nullable: l.nullable || r.nullable)
+                }
+                // IS / IS NOT: nil == nil holds, and x != 5 keeps the rows where x is nil (D3).
+                return SQLCondition(sql: "\(l.sql) \(eq ? "IS" : "IS NOT") \(r.sql)", nullable: false)
+            }
+            if l.kind.domain != .unknown, r.kind.domain != .unknown, !(l.kind.domain == .string && r.kind.domain == .string) {
+                // Different kinds are never equal; two nils are.
+                let bothNil = "(\(l.sql) IS NULL AND \(r.sql) IS NULL)"
+                if !l.nullable || !r.nullable { return eq ? .alwaysFalse : .alwaysTrue }
+                return SQLCondition(sql: eq ? bothNil : "NOT \(bothNil)", nullable: false)
+            }
+            return shared(op, options, l, r)
+        case .lessThan, .lessThanOrEqual, .greaterThan, .greaterThanOrEqual:
+            if l.isNullConstant || r.isNullConstant {
+                // Only nil <= nil and nil >= nil hold.
+                guard op == .lessThanOrEqual || op == .greaterThanOrEqual else { return .alwaysFalse }
+                let other = l.isNullConstant ? r : l
+                if l.isNullConstant && r.isNullConstant { return .alwaysTrue }
+                return other.nullable ? SQLCondition(sql: "\(other.sql) IS NULL", nullable: false) : .alwaysFalse
+            }
+            guard native, l.kind.domain != .data else { return shared(op, options, l, r) }
+            let base = "\(l.sql) \(op.symbol) \(r.sql)"
+            if (op == .lessThanOrEqual || op == .greaterThanOrEqual) && l.nullable && r.nullable {
+                return SQLCondition(sql: "(\(base) OR (\(l.sql) IS NULL AND \(r.sql) IS NULL))", nullable: true)
+            }
+            return SQLCondition(sql: base, nullable: l.nullable || r.nullable)
+        case .beginsWith:
+            if options.isLiteral, l.kind == .string, case .string(let prefix)? = r.constant {
+                return prefixRange(l, prefix)
+            }
+            return search(op, options, l, r)
+        case .endsWith, .like, .matches:
+            return search(op, options, l, r)
+        case .contains:
+            return search(.contains, options, l, r)
+        case .in:
+            // `'bc' IN name`: a substring test with the sides swapped; other right sides
+            // (scalars that are not strings) raise the evaluator's error row by row.
+            if r.kind == .string || r.kind == .unknown { return search(.contains, options, r, l) }
+            return shared(.in, options, l, r)
+        case .between:
+            throw fail(.typeMismatch, "BETWEEN needs a collection of exactly two bounds on its right", hint: "write x BETWEEN {low, high}", near: "BETWEEN")
+        case .utiConformsTo, .utiEquals:
+            return shared(op, options, l, r)
+        }
+    }
+
+    /// `pql_compare`: the evaluator decides, row by row (nil rules, kinds, options, errors).
+    mutating func shared(_ op: ComparisonOperator, _ options: SharedSemantics.Options,
+                         _ l: SQLExpression, _ r: SQLExpression) -> SQLCondition {
+        let o = bindRaw(.integer(Int64(op.rawValue)))
+        let f = bindRaw(.integer(Int64(optionsRaw(options))))
+        let lt = bindRaw(.integer(l.kind.tag)), rt = bindRaw(.integer(r.kind.tag))
+        return SQLCondition(sql: "pql_compare(\(o), \(f), \(l.sql), \(lt), \(r.sql), \(rt))", nullable: false)
+    }
+
+    /// `pql_search`: BEGINSWITH, ENDSWITH, CONTAINS, LIKE and MATCHES through the evaluator's
+    /// folding, LIKE and PCRE2 code, with the pattern compiled once per statement.
+    mutating func search(_ op: ComparisonOperator, _ options: SharedSemantics.Options,
+                         _ subject: SQLExpression, _ pattern: SQLExpression) -> SQLCondition {
+        if subject.isNullConstant || pattern.isNullConstant { return .alwaysFalse }
+        if case .string(let p)? = pattern.constant, p.isEmpty { return .alwaysFalse }
+        let o = bindRaw(.integer(Int64(op.rawValue)))
+        let f = bindRaw(.integer(Int64(optionsRaw(options))))
+        return SQLCondition(sql: "pql_search(\(o), \(f), \(subject.sql), \(pattern.sql))", nullable: false)
+    }
+
+    /// Case-sensitive BEGINSWITH as a range an index serves: every string with the prefix, and
+    /// only those, lies in [prefix, prefix with its last character incremented), because
+    /// SQLite's BINARY order is the evaluator's literal order (Unicode scalar order).
+    mutating func prefixRange(_ l: SQLExpression, _ prefix: String) -> SQLCondition {
+        var scalars = Array(prefix.unicodeScalars)
+        guard let last = scalars.popLast() else { return .alwaysFalse }
+        var next = last.value + 1
+        if next == 0xD800 { next = 0xE000 }
+        guard let bumped = Unicode.Scalar(next) else {
+            let lo = bindRaw(.text(prefix))
+            return SQLCondition(sql: "(\(l.sql) >= \(lo) AND substr(\(l.sql), 1, \(bindRaw(.integer(Int64(prefix.unicodeScalars.count))))) = \(lo))", nullable: true)
+        }
+        scalars.append(bumped)
+        var upper = ""
+        upper.unicodeScalars.append(contentsOf: scalars)
+        let lo = bindRaw(.text(prefix))
+        let hi = bindRaw(.text(upper))
+        return SQLCondition(sql: "(\(l.sql) >= \(lo) AND \(l.sql) < \(hi))", nullable: true)
+    }
+
+    func optionsRaw(_ options: SharedSemantics.Options) -> Int { options.rawValue }
+
+    /// `x BETWEEN {lo, hi}`.
+    mutating func between(_ x: SQLExpression, _ bounds: [SQLExpression], options: SharedSemantics.Options) throws(StoreError) -> SQLCondition {
+        guard bounds.count == 2 else {
+            throw fail(.typeMismatch, "BETWEEN needs exactly two bounds, not \(bounds.count)", hint: "write x BETWEEN {low, high}", near: "BETWEEN")
+        }
+        var lo = bounds[0], hi = bounds[1]
+        if x.isNullConstant { return .alwaysFalse }
+        if let a = lo.constant, let b = hi.constant {
+            if a.isNull || b.isNull { return .alwaysFalse }
+            // Bounds in reverse order are swapped, as the evaluator does.
+            if (try? SharedSemantics.apply(.greaterThan, a, b, options)) == true { swap(&lo, &hi) }
+            if x.kind.comparesNatively(with: lo.kind), x.kind.comparesNatively(with: hi.kind),
+               x.kind.domain != .data, options.isLiteral || x.kind.domain != .string {
+                return SQLCondition(sql: "\(x.sql) BETWEEN \(lo.sql) AND \(hi.sql)", nullable: true)
+            }
+        }
+        let f = bindRaw(.integer(Int64(optionsRaw(options))))
+        let xt = bindRaw(.integer(x.kind.tag)), lt = bindRaw(.integer(lo.kind.tag)), ht = bindRaw(.integer(hi.kind.tag))
+        return SQLCondition(sql: "pql_between(\(f), \(x.sql), \(xt), \(lo.sql), \(lt), \(hi.sql), \(ht))", nullable: false)
+    }
+
+    /// `x IN {a, b, …}`: membership by equality, options ignored, nil never a member (§6.7).
+    mutating func membership(_ x: SQLExpression, inValues items: [SQLExpression]) throws(StoreError) -> SQLCondition {
+        if x.isNullConstant { return .alwaysFalse }
+        let literal: SharedSemantics.Options
+        do { literal = try SharedSemantics.Options(rawValue: 0) } catch { throw fail(.unsupported, error.message) }
+        if items.allSatisfy({ $0.constant != nil }), x.kind.domain != .unknown {
+            // Members of another kind can never be equal: leave them out.
+            let members = items.filter { !$0.isNullConstant && x.kind.comparesNatively(with: $0.kind) }
+            if members.isEmpty { return .alwaysFalse }
+            return SQLCondition(sql: "\(x.sql) IN (\(members.map(\.sql).joined(separator: ", ")))", nullable: true)
+        }
+        if items.isEmpty { return .alwaysFalse }
+        var parts: [String] = []
+        for item in items where !item.isNullConstant {
+            parts.append(try compare(.equal, options: literal, x, item).sql)
+        }
+        if parts.isEmpty { return .alwaysFalse }
+        let guardNil = x.nullable ? "\(x.sql) IS NOT NULL AND " : ""
+        return SQLCondition(sql: "(\(guardNil)(\(parts.joined(separator: " OR "))))", nullable: true)
+    }
+}
+

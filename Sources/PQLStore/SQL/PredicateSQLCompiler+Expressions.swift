@@ -1,0 +1,228 @@
+import Foundation
+import PQL
+
+/// A compiled comparison operand.
+enum SQLOperand {
+    /// One value per row.
+    case scalar(SQLExpression)
+    /// The elements of a to-many key path (or a SUBQUERY over one).
+    case collection(CollectionSource)
+    /// A collection of separately compiled values (`{1, 2}`, `%@` with an array, `{a, b}`).
+    case values([SQLExpression])
+}
+
+/// A to-many relationship reached from a row: its destination rows are those whose
+/// `remoteColumn` equals the row's `outerKey`.
+struct CollectionSource {
+    var name: String
+    var outerKey: SQLExpression
+    var destination: ModelEntity
+    var remoteColumn: String
+    /// The key path after the relationship (`tags.name` → `["name"]`), operators included.
+    var rest: [String]
+    /// A SUBQUERY's variable and condition.
+    var filter: (variable: String, predicate: PredicateNode)? = nil
+}
+
+extension ExpressionNode {
+    /// The key text an error about this operand should point at.
+    var keyName: String? {
+        switch self {
+        case .keyPath(let p): return p.first
+        case .keyPathOn(_, let p): return p.first
+        case .variable(let v): return "$" + v
+        default: return nil
+        }
+    }
+
+    /// Whether the value is the same for every row (so it can be computed once, in memory).
+    var isRowIndependent: Bool {
+        switch self {
+        case .constant: return true
+        case .evaluatedObject, .variable, .keyPath, .keyPathOn, .subquery, .assignment, .anyKey, .customFunction: return false
+        case .aggregate(let items): return items.allSatisfy(\.isRowIndependent)
+        case .function(let f, let args): return f != .random && f != .randomn && args.allSatisfy(\.isRowIndependent)
+        case .index(let e, let sub):
+            if case .expression(let i) = sub { return e.isRowIndependent && i.isRowIndependent }
+            return e.isRowIndependent
+        case .cast(let a, let b): return a.isRowIndependent && b.isRowIndependent
+        case .ternary: return false
+        case .setOperation(_, let a, let b): return a.isRowIndependent && b.isRowIndependent
+        }
+    }
+}
+
+extension PredicateSQLCompiler {
+    mutating func operand(_ e: ExpressionNode, in scope: SQLScope) throws(StoreError) -> SQLOperand {
+        switch e {
+        case .constant(.array(let items)), .constant(.set(let items)):
+            return .values(items.map { bind($0) })
+        case .constant(.dictionary(let d)):
+            return .values(d.values.map { bind($0) })
+        case .aggregate(let items):
+            if e.isRowIndependent { return try operand(.constant(try fold(e)), in: scope) }
+            var out: [SQLExpression] = []
+            for i in items { out.append(try scalar(i, in: scope)) }
+            return .values(out)
+        case .keyPath(let path):
+            return try collapse(try resolve(path, from: scope, alias: scope.alias, entity: scope.entity, whole: path))
+        case .keyPathOn(let base, let path):
+            if case .variable(let v) = base, case .object(let s)? = variables[v] {
+                return try collapse(try resolve(path, from: s, alias: s.alias, entity: s.entity, whole: ["$" + v] + path))
+            }
+            if case .subquery = base, path == ["@count"] {
+                guard case .collection(let src) = try operand(base, in: scope) else { break }
+                return .scalar(try count(src))
+            }
+            if e.isRowIndependent { return .scalar(bind(try fold(e))) }
+            throw fail(.unsupported, "the key path '\(path.joined(separator: "."))' on \(base) has no SQL form",
+                       hint: "key paths in the store start at the entity or at a SUBQUERY variable", near: path.first)
+        case .subquery(let collection, let variable, let predicate):
+            guard case .collection(var src) = try operand(collection, in: scope), src.filter == nil else {
+                throw fail(.unsupported, "SUBQUERY needs a to-many key path as its collection",
+                           hint: "write SUBQUERY(toManyRelationship, $x, condition on $x)", near: "SUBQUERY")
+            }
+            src.filter = (variable, predicate)
+            return .collection(src)
+        default:
+            return .scalar(try scalar(e, in: scope))
+        }
+        throw fail(.unsupported, "\(e) has no SQL form", near: e.keyName)
+    }
+
+    /// A to-many path with a collection operator (`rel.@count`, `rel.@sum.x`) is one value per row.
+    mutating func collapse(_ o: SQLOperand) throws(StoreError) -> SQLOperand {
+        if case .collection(let src) = o, src.rest.contains(where: { $0.hasPrefix("@") }) {
+            return .scalar(try aggregate(src))
+        }
+        return o
+    }
+
+    /// An operand that must be one value per row.
+    mutating func scalar(_ e: ExpressionNode, in scope: SQLScope) throws(StoreError) -> SQLExpression {
+        switch e {
+        case .constant(let v):
+            if case .array = v { break }
+            if case .set = v { break }
+            if case .dictionary = v { break }
+            return bind(v)
+        case .keyPath, .keyPathOn, .subquery, .aggregate:
+            switch try operand(e, in: scope) {
+            case .scalar(let x): return x
+            case .collection(let src):
+                throw fail(.unsupported, "to-many key '\(src.name)' not allowed here",
+                           hint: "use ANY/ALL/NONE, @count, @sum/@avg/@min/@max or a SUBQUERY over it", near: src.name)
+            case .values: break
+            }
+        case .variable(let name):
+            switch variables[name] {
+            case .value(let x)?: return x
+            case .object(let s)?:
+                return SQLExpression(sql: s.column(s.primaryKey, of: s.alias), kind: .unknown, nullable: false, isObject: true)
+            case nil:
+                throw fail(.unboundVariable, "no value for the variable $\(name)",
+                           hint: "pass it in the query's variables, or --var \(name)=VALUE on the command line", near: "$" + name)
+            }
+        case .function(let f, let args):
+            return try function(f, args, in: scope)
+        case .index(let base, let sub):
+            if e.isRowIndependent { return bind(try fold(e)) }
+            if case .size = sub, case .collection(let src) = try operand(base, in: scope) { return try count(src) }
+            throw fail(.unsupported, "the index [\(sub)] has no SQL form: a to-many relationship has no order in the store",
+                       hint: "use [SIZE] or @count; FIRST, LAST and numeric indexes work on arrays in memory", near: "[")
+        case .cast(let value, let type):
+            if e.isRowIndependent { return bind(try fold(e)) }
+            let x = try scalar(value, in: scope)
+            guard case .constant(let typeName) = type else {
+                throw fail(.unsupported, "CAST needs a constant type name in the store", near: "CAST")
+            }
+            let kind: SQLKind
+            switch typeName {
+            case .string("NSString"): kind = .string
+            case .string("NSDate"): kind = .date
+            case .string("NSNumber"): kind = .unknown
+            default: kind = .unknown
+            }
+            let tag = bindRaw(.integer(x.kind.tag)), t = bind(typeName).sql
+            return SQLExpression(sql: "pql_cast(\(x.sql), \(tag), \(t))", kind: kind, nullable: true)
+        case .ternary(let p, let a, let b):
+            let c = try compile(p, in: scope)
+            let x = try scalar(a, in: scope), y = try scalar(b, in: scope)
+            let cond = c.nullable ? "coalesce(\(c.sql), 0)" : c.sql
+            return SQLExpression(sql: "(CASE WHEN \(cond) THEN \(x.sql) ELSE \(y.sql) END)",
+                                 kind: x.kind == y.kind ? x.kind : .unknown, nullable: x.nullable || y.nullable)
+        case .evaluatedObject:
+            return SQLExpression(sql: scope.column(scope.primaryKey, of: scope.alias), kind: .unknown, nullable: false, isObject: true)
+        case .setOperation:
+            if e.isRowIndependent { return bind(try fold(e)) }
+            throw fail(.unsupported, "UNION, INTERSECT and MINUS of key paths have no SQL form",
+                       hint: "filter in memory with PredicateQuery, or compare against a constant collection", near: "UNION")
+        case .customFunction(_, let selector, _):
+            throw fail(.unsupported, "FUNCTION(…, '\(selector)') has no SQL form",
+                       hint: "custom functions run in memory only; filter the fetched records with the evaluator", near: "FUNCTION")
+        case .anyKey:
+            throw fail(.unsupported, "ANYKEY has no SQL form", near: "ANYKEY")
+        case .assignment(let v, _):
+            throw fail(.unsupported, "the assignment $\(v) := … has no SQL form", hint: "bind variables before the fetch", near: ":=")
+        }
+        throw fail(.unsupported, "a collection cannot stand where a single value is needed",
+                   hint: "compare with IN, or quantify with ANY/ALL", near: e.keyName)
+    }
+
+    /// Evaluates a row-independent expression once, in memory.
+    func fold(_ e: ExpressionNode) throws(StoreError) -> PredicateValue {
+        do { return try SharedSemantics.evaluateConstant(e) } catch {
+            throw fail(.evaluation, error.message, hint: error.hint)
+        }
+    }
+
+    mutating func function(_ f: BuiltinFunction, _ args: [ExpressionNode], in scope: SQLScope) throws(StoreError) -> SQLExpression {
+        if args.allSatisfy(\.isRowIndependent) && f != .random && f != .randomn {
+            return bind(try fold(.function(f, args)))
+        }
+        switch f {
+        case .count:
+            guard args.count == 1, case .collection(let src) = try operand(args[0], in: scope) else { break }
+            return try count(src)
+        case .sum, .average, .min, .max, .median, .mode, .stddev, .distinct:
+            throw fail(.unsupported, "\(f.selector) of a key path has no SQL form with the evaluator's nil rules",
+                       hint: f == .sum || f == .average || f == .min || f == .max
+                           ? "use the collection operator instead: rel.@\(f == .average ? "avg" : f.selector.dropLast()).attribute" : nil,
+                       near: String(f.selector.dropLast()))
+        case .noindex:
+            // noindex: keeps the value and stops SQLite from using an index for it (unary +).
+            let x = try scalar(args[0], in: scope)
+            return SQLExpression(sql: "(+\(x.sql))", kind: x.kind, nullable: x.nullable)
+        case .distanceToLocation, .tokenize, .indexed:
+            throw fail(.unsupported, "\(f.selector) has no SQL form", near: String(f.selector.prefix { $0 != ":" }))
+        default: break
+        }
+        var parts = [bindRaw(.text(f.rawValue))]
+        var kinds: [SQLKind] = []
+        for a in args {
+            let x = try scalar(a, in: scope)
+            if x.isObject { throw fail(.unsupported, "\(f.selector) cannot take a related object", near: a.keyName) }
+            parts.append(x.sql)
+            parts.append(bindRaw(.integer(x.kind.tag)))
+            kinds.append(x.kind)
+        }
+        return SQLExpression(sql: "pql_fn(\(parts.joined(separator: ", ")))", kind: resultKind(f, kinds), nullable: true)
+    }
+
+    private func resultKind(_ f: BuiltinFunction, _ args: [SQLKind]) -> SQLKind {
+        switch f {
+        case .uppercase, .lowercase, .canonical: return .string
+        case .length, .bitwiseAnd, .bitwiseOr, .bitwiseXor, .leftShift, .rightShift, .onesComplement: return .integer
+        case .sqrt, .log, .ln, .exp, .floor, .ceiling, .trunc, .power, .random: return .real
+        case .now: return .date
+        case .add, .subtract:
+            if args.contains(.date) { return args.allSatisfy { $0 == .date } ? .real : .date }
+            return args.contains(.unknown) ? .unknown : args.contains(.real) ? .real : args.contains(.decimal) ? .decimal : .integer
+        case .multiply, .divide, .modulus, .abs, .negate:
+            return args.contains(.unknown) || args.contains(.date) ? .unknown
+                : args.contains(.real) ? .real : args.contains(.decimal) ? .decimal : .integer
+        case .randomn: return .integer
+        default: return .unknown
+        }
+    }
+}

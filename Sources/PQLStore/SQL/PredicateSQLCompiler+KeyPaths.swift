@@ -1,0 +1,63 @@
+import PQL
+
+/// Key paths: attributes are columns, to-one relationships LEFT JOINs, and a to-many
+/// relationship ends the scalar part of the path (what follows runs in a subquery).
+extension PredicateSQLCompiler {
+    /// The SQL of one side of a relationship: (column on the source, column on the destination).
+    func link(_ r: ModelRelationship, from entity: ModelEntity) throws(StoreError) -> (local: String, remote: String, destination: ModelEntity) {
+        let dest = try model.entity(named: r.destination)
+        if r.isToMany {
+            let inverse = try model.storingInverse(of: r, on: entity)
+            return (inverse.referencedColumn ?? model.root(entity).primaryKey, inverse.foreignKeyColumn, dest)
+        }
+        return (r.foreignKeyColumn, r.referencedColumn ?? model.root(dest).primaryKey, dest)
+    }
+
+    mutating func resolve(_ path: [String], from scope: SQLScope, alias: String, entity: ModelEntity,
+                          whole: [String]) throws(StoreError) -> SQLOperand {
+        var alias = alias, entity = entity
+        var i = 0
+        let model = self.model
+        let attributes = { (e: ModelEntity) in model.allAttributes(e) }
+        while i < path.count {
+            let key = path[i]
+            let last = i == path.count - 1
+            if key.hasPrefix("@") {
+                throw fail(.unsupported, "the collection operator \(key) needs a to-many relationship before it",
+                           hint: "write toManyRelationship.\(key)\(key == "@count" ? "" : ".attribute")", near: key)
+            }
+            if let a = attributes(entity).first(where: { $0.name == key }) {
+                guard last else {
+                    throw fail(.unsupported, "invalid keypath '\(whole.joined(separator: "."))': it continues after the attribute '\(key)'",
+                               hint: "\(key) is a \(a.type.rawValue); only relationships can be followed with '.'", near: path[i + 1])
+                }
+                let sql = "\(alias).\(SQLIdentifier.quote(a.column))"
+                let nullable = a.isOptional || alias != scope.alias || model.root(entity).name != model.root(scope.entity).name
+                return .scalar(SQLExpression(sql: sql, kind: SQLKind(a.type), nullable: nullable || i > 0))
+            }
+            guard let r = model.allRelationships(entity).first(where: { $0.name == key }) else {
+                let candidates = attributes(entity).map(\.name) + model.allRelationships(entity).map(\.name)
+                throw StoreError.unknownKey(key, entity: entity.name, candidates: candidates).located(in: source, at: key)
+            }
+            let l = try link(r, from: entity)
+            if r.isToMany {
+                let outer = SQLExpression(sql: "\(alias).\(SQLIdentifier.quote(l.local))", kind: .unknown,
+                                          nullable: l.local != model.root(entity).primaryKey || i > 0)
+                return .collection(CollectionSource(name: key, outerKey: outer, destination: l.destination,
+                                                    remoteColumn: l.remote, rest: Array(path[(i + 1)...])))
+            }
+            let next = scope.join(r, from: alias, destinationTable: model.root(l.destination).table, destination: l.destination,
+                                  localColumn: l.local, remoteColumn: l.remote, nextAlias: nextAlias)
+            alias = next
+            entity = l.destination
+            if last {
+                let key = "\(alias).\(SQLIdentifier.quote(model.root(entity).primaryKey))"
+                return .scalar(SQLExpression(sql: key, kind: .unknown, nullable: true, isObject: true))
+            }
+            i += 1
+        }
+        // An empty path (a bare SUBQUERY variable) is the object itself.
+        return .scalar(SQLExpression(sql: "\(alias).\(SQLIdentifier.quote(model.root(entity).primaryKey))", kind: .unknown,
+                                     nullable: false, isObject: true))
+    }
+}

@@ -1,0 +1,100 @@
+import Foundation
+import PQL
+
+/// Compiles a predicate tree into an SQL condition on one entity's table (spec §8, decision D3).
+///
+/// Every value becomes a numbered parameter; every identifier comes from the model and is
+/// quoted. Comparisons SQLite answers the evaluator's way (same-kind operands, literal
+/// options) compile to native SQL an index can serve; everything else goes through the shared
+/// `pql_*` functions, which run the evaluator's own code. To-one key paths become LEFT JOINs;
+/// to-many ones become subqueries (`key IN (SELECT fk …)` for ANY, as anchors.md measured).
+struct PredicateSQLCompiler {
+    let model: StoreModel
+    /// The predicate text, for locating errors.
+    let source: String?
+    var bindings = SQLBindings()
+    /// Table aliases t1, t2, … (shared by every scope of one statement).
+    private let aliases = AliasCounter()
+    /// `$x` of the SUBQUERYs being compiled: an object (a scope) or a value.
+    var variables: [String: Binding] = [:]
+
+    enum Binding {
+        case object(SQLScope)
+        case value(SQLExpression)
+    }
+
+    init(model: StoreModel, source: String? = nil) {
+        self.model = model
+        self.source = source
+    }
+
+    func nextAlias() -> String { aliases.next() }
+
+    /// A scope for the entity's table; the first one is `t0`.
+    mutating func makeScope(_ entity: ModelEntity, alias: String? = nil) -> SQLScope {
+        SQLScope(entity: entity, storage: model.root(entity), alias: alias ?? nextAlias())
+    }
+
+    func fail(_ kind: StoreError.Kind, _ message: String, hint: String? = nil, near: String? = nil) -> StoreError {
+        StoreError(kind, message, hint: hint).located(in: source, at: near)
+    }
+
+    mutating func bind(_ v: PredicateValue) -> SQLExpression {
+        let sql = bindings.add(Self.sqlValue(v))
+        return SQLExpression(sql: sql, kind: SQLKind(v), nullable: v.isNull, constant: v)
+    }
+
+    mutating func bindRaw(_ v: SQLValue) -> String { bindings.add(v) }
+
+    static func sqlValue(_ v: PredicateValue) -> SQLValue {
+        switch v {
+        case .null: return .null
+        case .bool(let b): return .integer(b ? 1 : 0)
+        case .int(let i): return .integer(i)
+        case .double(let d): return .real(d)
+        case .decimal(let d): return .real(NSDecimalNumber(decimal: d).doubleValue)
+        case .string(let s): return .text(s)
+        case .date(let d): return .real(d.timeIntervalSinceReferenceDate)
+        case .data(let d): return .blob(d)
+        case .array, .set, .dictionary: return .null
+        }
+    }
+
+    /// The rows of `entity` in `scope` (sub-entities share their root's table).
+    mutating func entityFilter(_ entity: ModelEntity, alias: String) -> String? {
+        // The root's table holds exactly the root's tree: only a sub-entity needs a filter.
+        guard model.isInheritanceTree(entity), entity.parent != nil else { return nil }
+        let list = model.descendants(entity).map { bindRaw(.integer(Int64(model.entityNumber($0)))) }.joined(separator: ", ")
+        return "\(alias).\(SQLIdentifier.quote(StoreSchema.entityColumn)) IN (\(list))"
+    }
+
+    // MARK: predicates
+
+    mutating func compile(_ p: PredicateNode, in scope: SQLScope) throws(StoreError) -> SQLCondition {
+        switch p {
+        case .constant(let b): return b ? .alwaysTrue : .alwaysFalse
+        case .and(let parts), .or(let parts):
+            let isAnd: Bool = { if case .and = p { return true } else { return false } }()
+            if parts.isEmpty { return isAnd ? .alwaysTrue : .alwaysFalse }
+            var out: [SQLCondition] = []
+            for q in parts { out.append(try compile(q, in: scope)) }
+            if out.count == 1 { return out[0] }
+            return SQLCondition(sql: "(" + out.map(\.sql).joined(separator: isAnd ? " AND " : " OR ") + ")",
+                                nullable: out.contains { $0.nullable })
+        case .not(let q):
+            let c = try compile(q, in: scope)
+            // NULL stands for false everywhere but under NOT (SQL's NOT NULL is NULL).
+            return SQLCondition(sql: c.nullable ? "NOT coalesce(\(c.sql), 0)" : "NOT (\(c.sql))", nullable: false)
+        case .comparison(let c):
+            return try compile(c, in: scope)
+        }
+    }
+}
+
+final class AliasCounter {
+    private var n = 0
+    func next() -> String {
+        n += 1
+        return "t\(n)"
+    }
+}

@@ -1,0 +1,50 @@
+import PQL
+
+/// An SQL expression with what the compiler knows of its values.
+struct SQLExpression {
+    var sql: String
+    var kind: SQLKind
+    /// Whether it can be NULL.
+    var nullable: Bool
+    /// The value, when the expression is a bound constant.
+    var constant: PredicateValue? = nil
+    /// A to-one relationship's object (its SQL is the related row's key): only nil tests apply.
+    var isObject = false
+
+    var isNullConstant: Bool { constant?.isNull ?? false }
+}
+
+/// An SQL condition. `nullable` conditions may be NULL where the evaluator says false: NULL
+/// behaves as false under AND, OR and WHERE, so only NOT needs care (it wraps `coalesce`).
+struct SQLCondition {
+    var sql: String
+    var nullable: Bool
+
+    static let alwaysTrue = SQLCondition(sql: "1", nullable: false)
+    static let alwaysFalse = SQLCondition(sql: "0", nullable: false)
+}
+
+/// The parameters of one statement. Placeholders are numbered (`?7`), so fragments can be
+/// assembled in any order while each value keeps its slot.
+struct SQLBindings {
+    private(set) var values: [SQLValue] = []
+
+    mutating func add(_ value: SQLValue) -> String {
+        values.append(value)
+        return "?\(values.count)"
+    }
+}
+
+/// A compiled statement: SQL text and its parameter values.
+public struct CompiledSQL: Hashable, Sendable, CustomStringConvertible {
+    public let sql: String
+    public let bindings: [SQLValue]
+
+    public var description: String {
+        var s = sql
+        if !bindings.isEmpty {
+            s += "\n-- bindings: " + bindings.enumerated().map { "?\($0.offset + 1) = \($0.element)" }.joined(separator: ", ")
+        }
+        return s
+    }
+}

@@ -1,0 +1,73 @@
+import PQL
+
+/// What the compiler knows statically about an SQL operand's values. SQLite stores dates,
+/// booleans and decimals as numbers, so the kind travels with every expression: it decides
+/// whether a native SQL comparison means what the evaluator means, or whether the shared
+/// `pql_compare` function must decide row by row.
+enum SQLKind: Hashable {
+    case integer, real, decimal, boolean, string, date, data, null
+    /// Not known (a column of an inferred model without a declared type, a function result).
+    case unknown
+
+    enum Domain { case number, string, date, data, null, unknown }
+
+    var domain: Domain {
+        switch self {
+        case .integer, .real, .decimal, .boolean: return .number
+        case .string: return .string
+        case .date: return .date
+        case .data: return .data
+        case .null: return .null
+        case .unknown: return .unknown
+        }
+    }
+
+    /// The tag the shared SQLite functions use to rebuild the value: see `SQLiteFunctions`.
+    var tag: Int64 {
+        switch self {
+        case .boolean: return 1
+        case .date: return 2
+        case .decimal: return 3
+        default: return 0
+        }
+    }
+
+    init(_ type: AttributeType) {
+        switch type {
+        case .string, .uuid, .uri: self = .string
+        case .integer16, .integer32, .integer64: self = .integer
+        case .double, .float: self = .real
+        case .decimal: self = .decimal
+        case .boolean: self = .boolean
+        case .date: self = .date
+        case .binary: self = .data
+        }
+    }
+
+    init(_ value: PredicateValue) {
+        switch value {
+        case .null: self = .null
+        case .bool: self = .boolean
+        case .int: self = .integer
+        case .double: self = .real
+        case .decimal: self = .decimal
+        case .string: self = .string
+        case .date: self = .date
+        case .data: self = .data
+        case .array, .set, .dictionary: self = .unknown
+        }
+    }
+
+    /// Whether SQLite's own comparison of the two agrees with the evaluator's for non-nil values.
+    func comparesNatively(with other: SQLKind) -> Bool {
+        let a = domain, b = other.domain
+        return a == b && a != .unknown && a != .null
+    }
+}
+
+/// Quoting of identifiers, which always come from the model, never from predicate text.
+enum SQLIdentifier {
+    static func quote(_ name: String) -> String {
+        "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+}

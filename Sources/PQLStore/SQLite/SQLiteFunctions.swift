@@ -1,0 +1,214 @@
+import CSQLite
+import Foundation
+import PQL
+
+/// The SQLite functions and collations PQL registers on every connection. Each one calls the
+/// in-memory evaluator's own code (through `SharedSemantics`), so a predicate run in SQL gives
+/// the rows memory gives (decision D3): string options, LIKE, MATCHES, ordering across kinds,
+/// the nil rules, arithmetic and the functions.
+///
+/// Operands arrive with a kind tag, because SQLite stores dates, booleans and decimals as plain
+/// numbers: `0` as stored, `1` boolean, `2` date, `3` decimal.
+enum SQLiteFunctions {
+    /// Prefix of error messages raised inside these functions, so the connection reports them
+    /// as evaluation errors rather than as SQLite failures.
+    static let errorPrefix = "pql: "
+
+    static func register(on db: OpaquePointer) {
+        let flags = SQLITE_UTF8 | SQLITE_DETERMINISTIC
+        sqlite3_create_function_v2(db, "pql_compare", 6, flags, nil, compareFunction, nil, nil, nil)
+        sqlite3_create_function_v2(db, "pql_between", 7, flags, nil, betweenFunction, nil, nil, nil)
+        sqlite3_create_function_v2(db, "pql_search", 4, flags, nil, searchFunction, nil, nil, nil)
+        sqlite3_create_function_v2(db, "pql_fn", -1, SQLITE_UTF8, nil, functionFunction, nil, nil, nil)
+        sqlite3_create_function_v2(db, "pql_cast", 3, flags, nil, castFunction, nil, nil, nil)
+        sqlite3_create_collation_v2(db, "PQL_NOCASE", SQLITE_UTF8, nil, nocaseCollation, nil)
+        sqlite3_create_collation_v2(db, "PQL_LOCALIZED", SQLITE_UTF8, nil, localizedCollation, nil)
+    }
+
+    // MARK: values
+
+    static func value(_ v: OpaquePointer?, kind: Int32 = 0) -> PredicateValue {
+        switch sqlite3_value_type(v) {
+        case SQLITE_INTEGER:
+            let i = sqlite3_value_int64(v)
+            switch kind {
+            case 1: return .bool(i != 0)
+            case 2: return .date(Date(timeIntervalSinceReferenceDate: Double(i)))
+            case 3: return .decimal(Decimal(i))
+            default: return .int(i)
+            }
+        case SQLITE_FLOAT:
+            let d = sqlite3_value_double(v)
+            switch kind {
+            case 2: return .date(Date(timeIntervalSinceReferenceDate: d))
+            case 3: return .decimal(Decimal(string: String(d)) ?? Decimal(d))
+            default: return .double(d)
+            }
+        case SQLITE_TEXT: return .string(text(v))
+        case SQLITE_BLOB:
+            let n = Int(sqlite3_value_bytes(v))
+            guard n > 0, let p = sqlite3_value_blob(v) else { return .data(Data()) }
+            return .data(Data(bytes: p, count: n))
+        default: return .null
+        }
+    }
+
+    static func text(_ v: OpaquePointer?) -> String {
+        guard let p = sqlite3_value_text(v) else { return "" }
+        return String(decoding: UnsafeBufferPointer(start: p, count: Int(sqlite3_value_bytes(v))), as: UTF8.self)
+    }
+
+    static func result(_ ctx: OpaquePointer?, _ v: PredicateValue) {
+        switch v {
+        case .null: sqlite3_result_null(ctx)
+        case .bool(let b): sqlite3_result_int64(ctx, b ? 1 : 0)
+        case .int(let i): sqlite3_result_int64(ctx, i)
+        case .double(let d): sqlite3_result_double(ctx, d)
+        case .decimal(let d): sqlite3_result_double(ctx, NSDecimalNumber(decimal: d).doubleValue)
+        case .string(let s): sqlite3_result_text(ctx, s, -1, sqliteTransient)
+        case .date(let d): sqlite3_result_double(ctx, d.timeIntervalSinceReferenceDate)
+        case .data(let d):
+            d.withUnsafeBytes { sqlite3_result_blob64(ctx, $0.baseAddress, sqlite3_uint64($0.count), sqliteTransient) }
+        case .array, .set, .dictionary:
+            fail(ctx, "a collection value has no SQL form here")
+        }
+    }
+
+    static func fail(_ ctx: OpaquePointer?, _ message: String) {
+        sqlite3_result_error(ctx, errorPrefix + message, -1)
+    }
+
+    static func fail(_ ctx: OpaquePointer?, _ error: any Error) {
+        guard let error = error as? PredicateEvaluationError else { return fail(ctx, "\(error)") }
+        var m = error.message
+        if let hint = error.hint { m += " (\(hint))" }
+        fail(ctx, m)
+    }
+
+    static func options(_ v: OpaquePointer?) throws(PredicateEvaluationError) -> SharedSemantics.Options {
+        try SharedSemantics.Options(rawValue: Int(sqlite3_value_int64(v)))
+    }
+
+    static func comparisonOperator(_ v: OpaquePointer?) -> ComparisonOperator? {
+        ComparisonOperator(rawValue: Int(sqlite3_value_int64(v)))
+    }
+}
+
+// MARK: pql_compare(op, flags, a, aKind, b, bKind) → 0 / 1
+
+private let compareFunction: @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Void = { ctx, _, argv in
+    guard let argv, let op = SQLiteFunctions.comparisonOperator(argv[0]) else { return SQLiteFunctions.fail(ctx, "bad operator") }
+    do {
+        let options = try SQLiteFunctions.options(argv[1])
+        // Two strings: the common case, without building values.
+        if sqlite3_value_type(argv[2]) == SQLITE_TEXT, sqlite3_value_type(argv[4]) == SQLITE_TEXT,
+           op == .equal || op == .notEqual {
+            let eq = try SharedSemantics.equal(SQLiteFunctions.text(argv[2]), SQLiteFunctions.text(argv[4]), options)
+            return sqlite3_result_int(ctx, eq == (op == .equal) ? 1 : 0)
+        }
+        let l = SQLiteFunctions.value(argv[2], kind: Int32(sqlite3_value_int(argv[3])))
+        let r = SQLiteFunctions.value(argv[4], kind: Int32(sqlite3_value_int(argv[5])))
+        sqlite3_result_int(ctx, try SharedSemantics.apply(op, l, r, options) ? 1 : 0)
+    } catch {
+        SQLiteFunctions.fail(ctx, error)
+    }
+}
+
+// MARK: pql_between(flags, x, xKind, lo, loKind, hi, hiKind) → 0 / 1
+
+private let betweenFunction: @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Void = { ctx, _, argv in
+    guard let argv else { return }
+    do {
+        let options = try SQLiteFunctions.options(argv[0])
+        let x = SQLiteFunctions.value(argv[1], kind: sqlite3_value_int(argv[2]))
+        let lo = SQLiteFunctions.value(argv[3], kind: sqlite3_value_int(argv[4]))
+        let hi = SQLiteFunctions.value(argv[5], kind: sqlite3_value_int(argv[6]))
+        sqlite3_result_int(ctx, try SharedSemantics.apply(.between, x, .array([lo, hi]), options) ? 1 : 0)
+    } catch {
+        SQLiteFunctions.fail(ctx, error)
+    }
+}
+
+// MARK: pql_search(op, flags, subject, pattern) → 0 / 1  (BEGINSWITH ENDSWITH CONTAINS LIKE MATCHES)
+
+/// The compiled pattern lives in SQLite's auxiliary data for the pattern argument, so a
+/// regex or folded needle is built once per statement, not once per row.
+private final class PreparedBox {
+    let prepared: SharedSemantics.PreparedString
+    init(_ p: SharedSemantics.PreparedString) { prepared = p }
+}
+
+private let releaseBox: @convention(c) (UnsafeMutableRawPointer?) -> Void = { p in
+    if let p { Unmanaged<PreparedBox>.fromOpaque(p).release() }
+}
+
+private let searchFunction: @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Void = { ctx, _, argv in
+    guard let argv, let op = SQLiteFunctions.comparisonOperator(argv[0]) else { return SQLiteFunctions.fail(ctx, "bad operator") }
+    do {
+        let subjectType = sqlite3_value_type(argv[2]), patternType = sqlite3_value_type(argv[3])
+        guard subjectType == SQLITE_TEXT, patternType == SQLITE_TEXT else {
+            // nil gives false; other kinds raise the evaluator's own error.
+            let l = SQLiteFunctions.value(argv[2]), r = SQLiteFunctions.value(argv[3])
+            return sqlite3_result_int(ctx, try SharedSemantics.apply(op, l, r, try SQLiteFunctions.options(argv[1])) ? 1 : 0)
+        }
+        let box: PreparedBox
+        if let p = sqlite3_get_auxdata(ctx, 3) {
+            box = Unmanaged<PreparedBox>.fromOpaque(p).takeUnretainedValue()
+        } else {
+            box = PreparedBox(try SharedSemantics.PreparedString(op, SQLiteFunctions.text(argv[3]), try SQLiteFunctions.options(argv[1])))
+            sqlite3_set_auxdata(ctx, 3, Unmanaged.passRetained(box).toOpaque(), releaseBox)
+        }
+        sqlite3_result_int(ctx, try box.prepared.test(SQLiteFunctions.text(argv[2])) ? 1 : 0)
+    } catch {
+        SQLiteFunctions.fail(ctx, error)
+    }
+}
+
+// MARK: pql_fn(selector, a, aKind, b, bKind, …) → value
+
+private let functionFunction: @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Void = { ctx, argc, argv in
+    guard let argv, argc >= 1, let f = BuiltinFunction(rawValue: SQLiteFunctions.text(argv[0])) else {
+        return SQLiteFunctions.fail(ctx, "unknown function")
+    }
+    var args: [PredicateValue] = []
+    var i = 1
+    while i + 1 < Int(argc) {
+        args.append(SQLiteFunctions.value(argv[i], kind: sqlite3_value_int(argv[i + 1])))
+        i += 2
+    }
+    do {
+        SQLiteFunctions.result(ctx, try SharedSemantics.function(f, args))
+    } catch {
+        SQLiteFunctions.fail(ctx, error)
+    }
+}
+
+// MARK: pql_cast(value, kind, type) → value
+
+private let castFunction: @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Void = { ctx, _, argv in
+    guard let argv else { return }
+    do {
+        let v = SQLiteFunctions.value(argv[0], kind: sqlite3_value_int(argv[1]))
+        SQLiteFunctions.result(ctx, try SharedSemantics.cast(v, to: SQLiteFunctions.value(argv[2])))
+    } catch {
+        SQLiteFunctions.fail(ctx, error)
+    }
+}
+
+// MARK: collations for sort descriptors
+
+private func collate(_ a: UnsafeRawPointer?, _ na: Int32, _ b: UnsafeRawPointer?, _ nb: Int32, caseInsensitive: Bool) -> Int32 {
+    let x = String(decoding: UnsafeRawBufferPointer(start: a, count: Int(na)), as: UTF8.self)
+    let y = String(decoding: UnsafeRawBufferPointer(start: b, count: Int(nb)), as: UTF8.self)
+    if caseInsensitive { return Int32(SharedSemantics.sortOrder(.string(x), .string(y), caseInsensitive: true)) }
+    let options = (try? SharedSemantics.Options(.localeSensitive))
+    return Int32((options.flatMap { try? SharedSemantics.compare(x, y, $0) }) ?? 0)
+}
+
+private let nocaseCollation: @convention(c) (UnsafeMutableRawPointer?, Int32, UnsafeRawPointer?, Int32, UnsafeRawPointer?) -> Int32 = { _, na, a, nb, b in
+    collate(a, na, b, nb, caseInsensitive: true)
+}
+
+private let localizedCollation: @convention(c) (UnsafeMutableRawPointer?, Int32, UnsafeRawPointer?, Int32, UnsafeRawPointer?) -> Int32 = { _, na, a, nb, b in
+    collate(a, na, b, nb, caseInsensitive: false)
+}

@@ -1,0 +1,156 @@
+import ArgumentParser
+import Foundation
+import PQL
+import PQLStore
+
+/// How `pql` names stores: a path, or `:demo:` for the shipped nycflights13 demo.
+enum StoreLocation {
+    static let demo = ":demo:"
+
+    static func open(_ path: String) throws -> PredicateStore {
+        do {
+            if path == demo { return try DemoDatabase.open() }
+            return try PredicateStore(path: path)
+        } catch {
+            throw UserFacingError(text: error.rendered)
+        }
+    }
+}
+
+extension StoreError {
+    /// What `pql` prints for this error.
+    var userFacing: UserFacingError { UserFacingError(text: rendered.hasPrefix("error:") ? rendered : "error: " + rendered) }
+}
+
+/// `pql import`: load a data file into an entity of a store.
+struct ImportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract: "Load a JSON array, JSON Lines or CSV file into an entity of an SQLite store.",
+        discussion: """
+        Creates STORE if it does not exist, and the entity if the store's model lacks it, with
+        attribute types inferred from the data (integers, doubles, booleans, ISO-8601 dates,
+        strings). In CSV, NA and empty fields are NULL. All rows are written in one
+        transaction: on any error, none are.
+
+        Examples:
+          pql import flights.sqlite airports.csv --entity Airport
+          pql import people.sqlite people.jsonl --entity Person
+        """
+    )
+
+    @Argument(help: ArgumentHelp("The SQLite store (created if missing).", valueName: "store"))
+    var store: String
+
+    @Argument(help: ArgumentHelp("A .json (array), .jsonl/.ndjson (JSON Lines), .csv or .csv.zip file.", valueName: "file"))
+    var file: String
+
+    @Option(help: "The entity the rows become.")
+    var entity: String
+
+    func run() throws {
+        guard FileManager.default.fileExists(atPath: file) else {
+            throw UserFacingError(text: "error: cannot read \(file): no such file")
+        }
+        do {
+            let table = try ImportTable.read(contentsOf: URL(fileURLWithPath: file))
+            let s: PredicateStore
+            if FileManager.default.fileExists(atPath: store) {
+                s = try PredicateStore(path: store)
+            } else {
+                s = try PredicateStore(path: store, model: try StoreModel([]))
+            }
+            let start = Date()
+            let n = try s.importTable(table, into: entity)
+            let seconds = Date().timeIntervalSince(start)
+            let rate = seconds > 0 ? Int(Double(n) / seconds) : n
+            Output.error("imported \(n) rows into \(entity) (\(table.columns.count) attributes) in \(String(format: "%.2f", seconds)) s, \(rate) rows/s")
+        } catch {
+            throw error.userFacing
+        }
+    }
+}
+
+/// `pql query`: run a fetch request on a store.
+struct QueryCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "query",
+        abstract: "Fetch the records of an entity that match a predicate, from an SQLite store.",
+        discussion: """
+        Prints the matching records as JSON Lines (dates as {"$date": "<ISO-8601>"}), or with
+        --count their number, or with --sql the SQL and its bound parameters. STORE is a
+        file (any SQLite database: PQL infers a model from its tables and foreign keys) or
+        :demo: for the nycflights13 demo (entities Airline, Airport, Plane, Flight).
+
+        Examples:
+          pql query :demo: --entity Flight --where "airline.name BEGINSWITH 'United' AND dep_delay > 300" --sort dep_delay:desc --limit 5
+          pql query :demo: --entity Airport --where "departures.@count > 100000" --count
+          pql query :demo: --entity Plane --where "ANY flights.dest == %@" --arg '"HNL"' --sql
+        """
+    )
+
+    @Argument(help: ArgumentHelp("The SQLite store, or :demo:.", valueName: "store"))
+    var store: String
+
+    @Option(help: "The entity to fetch.")
+    var entity: String
+
+    @Option(name: .customLong("where"), help: ArgumentHelp("The predicate (default: every record); - reads it from standard input.", valueName: "predicate"))
+    var predicate: String = "TRUEPREDICATE"
+
+    @OptionGroup var values: PredicateValueOptions
+
+    @Option(name: .customLong("sort"), help: ArgumentHelp("Sort by a key path; add :desc for descending, :ci for case-insensitive.", valueName: "key[:desc]"))
+    var sortKeys: [String] = []
+
+    @Option(help: "Return at most this many records.")
+    var limit: Int?
+
+    @Option(help: "Skip this many records first.")
+    var offset: Int = 0
+
+    @Flag(help: "Print the number of matching records only.")
+    var count = false
+
+    @Flag(help: "Print the SQL and its bindings instead of running it.")
+    var sql = false
+
+    func validate() throws {
+        if offset < 0 { throw ValidationError("--offset must be 0 or more") }
+        if let limit, limit < 0 { throw ValidationError("--limit must be 0 or more") }
+    }
+
+    func run() throws {
+        let text = try PredicateSource.read(predicate)
+        let node = try values.parse(text)
+        var query = EntityQuery(entity, predicate: node, sort: try sortKeys.map(FilterCommand.sortRule),
+                                limit: limit, offset: offset, variables: try values.bindings())
+        query.predicateText = text
+        let s = try StoreLocation.open(store)
+        do {
+            if sql {
+                let c = count ? try s.countSQL(for: query) : try s.sql(for: query)
+                var out = c.sql + "\n"
+                for (i, b) in c.bindings.enumerated() { out += "?\(i + 1) = \(b)\n" }
+                FileHandle.standardOutput.write(Data(out.utf8))
+                return
+            }
+            if count {
+                print(try s.count(query))
+                return
+            }
+            var buffer = ""
+            try s.forEach(query) { (r) throws(StoreError) in
+                buffer += PredicateValue.dictionary(r.values).jsonText(keyOrder: r.keys)
+                buffer += "\n"
+                if buffer.utf8.count > 1 << 16 {
+                    FileHandle.standardOutput.write(Data(buffer.utf8))
+                    buffer = ""
+                }
+            }
+            FileHandle.standardOutput.write(Data(buffer.utf8))
+        } catch {
+            throw error.userFacing
+        }
+    }
+}
