@@ -25,6 +25,7 @@ let usage = """
       --large-bytes B   size of the large predicate (default 1000000)
 
     \(EvalBenchmark.usage)
+    \(StoreBenchmark.usage)
     """
 
 struct Options {
@@ -78,6 +79,14 @@ func defaultPredicateFile() -> String {
 
 func log(_ message: String) {
     FileHandle.standardError.write(Data((message + "\n").utf8))
+}
+
+if CommandLine.arguments.dropFirst().first == "store" {
+    #if DEBUG
+    log("warning: this is a debug build; build with -c release for meaningful figures")
+    #endif
+    print(StoreBenchmark.parse(Array(CommandLine.arguments.dropFirst(2))).run())
+    exit(0)
 }
 
 if CommandLine.arguments.dropFirst().first == "eval" {

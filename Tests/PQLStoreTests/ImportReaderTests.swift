@@ -64,6 +64,10 @@ import Testing
         let t = try csv("\"last, first\",quote\n\"Lovelace, Ada\",\"she said \"\"hi\"\"\"\n\"multi\nline\",\"a,b\nc\"\n")
         #expect(t.columns == ["last, first", "quote"])
         #expect(t.rows == [["Lovelace, Ada", "she said \"hi\""], ["multi\nline", "a,b\nc"]])
+        // Quoting does not make a number text (writers that quote every field are common).
+        let quoted = try csv("n,s\n\"12\",\"1\"\"2\"\n\"-3\",x\n")
+        #expect(quoted.types == [.integer64, .string])
+        #expect(quoted.rows == [[12, "1\"2"], [-3, "x"]])
         // A header written with "" escapes is unescaped too.
         #expect(try csv("\"say \"\"x\"\"\"\n1\n").columns == ["say \"x\""])
     }
@@ -353,6 +357,17 @@ import Testing
         var bom = Data([0xEF, 0xBB, 0xBF])
         bom.append(contentsOf: Array(#"[{"a": 1}]"#.utf8))
         #expect((try? ImportTable.json(bom))?.rows == [[1]])
+    }
+
+    @Test func columnLimit() {
+        func object(_ n: Int) -> String { "{" + (0..<n).map { "\"k\($0)\": 1" }.joined(separator: ", ") + "}" }
+        #expect(failure { try json(object(2001)) }?.message == "JSON record 1 brings key 'k2000', beyond the 2000 columns a table can have")
+        // Records that each bring new keys would otherwise pad every row to an ever wider table.
+        #expect(failure { try json(object(1999) + "\n{\"x\": 1, \"y\": 2}") }?.message
+                == "JSON record 2 brings key 'y', beyond the 2000 columns a table can have")
+        #expect((try? json(object(2000)))?.columns.count == 2000)
+        let header = (0...ImportTable.maxColumns).map { "c\($0)" }.joined(separator: ",")
+        #expect(failure { try csv(header + "\n") }?.message == "the CSV header has 2001 columns; a table can have at most 2000")
     }
 
     @Test func objectKeysInWrittenOrder() {

@@ -26,6 +26,7 @@ package enum SharedSemantics {
         let options: StringOptions
         let raw: String
         let needle: String
+        let needleBytes: [UInt8]
         let like: LikePattern?
         let regex: RegexPattern?
 
@@ -34,6 +35,7 @@ package enum SharedSemantics {
             self.options = options.base
             raw = text
             needle = options.base.localized ? text : options.base.prepare(text)
+            needleBytes = Array(needle.utf8)
             like = op == .like ? LikePattern(text, options: options.base) : nil
             regex = op == .matches ? try RegexPattern(text, options: options.base) : nil
         }
@@ -45,8 +47,20 @@ package enum SharedSemantics {
             case .matches: return try regex?.matches(subject) ?? false
             default:
                 if options.localized { return StringSearch.localized(subject, raw, options, anchored: op) }
+                // The evaluator's fast path first: ASCII folded on the fly, the rest through the fold table.
+                if let r = FoldedSearch.test(op, subject: subject, needle: needleBytes, options: options) { return r }
                 return StringSearch.test(op, subject: subject, preparedNeedle: needle, options: options)
             }
+        }
+
+        /// The same test on UTF-8 bytes as SQLite hands them over; a String is made only when
+        /// the subject needs the fold table or the general path.
+        package func test(utf8 subject: UnsafeBufferPointer<UInt8>) throws(PredicateEvaluationError) -> Bool {
+            if op != .like, op != .matches, !options.localized,
+               let r = FoldedSearch.test(op, utf8: subject, needle: needleBytes, options: options) {
+                return r
+            }
+            return try test(String(decoding: subject, as: UTF8.self))
         }
     }
 
@@ -116,4 +130,65 @@ extension SharedSemantics {
         var state = EvaluationState(variables: [:])
         return try f(PredicateValue.null, &state)
     }
+}
+
+extension SharedSemantics {
+    /// The scalars a string can start with and still satisfy `BEGINSWITH[c] needle`: a superset,
+    /// so the store can narrow a prefix search to index ranges before the exact test. nil when
+    /// there are too many, or for options other than `[c]` (where marks may fold away).
+    package static func caseInsensitivePrefixStarts(_ needle: String) -> [Unicode.Scalar]? {
+        let folded = StringFolding.fold(needle, caseInsensitive: true, diacriticInsensitive: false)
+        guard let x = folded.unicodeScalars.first else { return nil }
+        var members: Set<Unicode.Scalar> = [x]
+        var queue: [Unicode.Scalar] = [x]
+        while let m = queue.popLast() {
+            var next: [Unicode.Scalar] = CaseFoldIndex.shared.scalars(foldingTo: m)
+            // A string may spell a composed letter as base + marks (A + U+030A for Å), or with
+            // a halfwidth base that composes after width folding: follow canonical decomposition.
+            let d = Array(String(m).decomposedStringWithCanonicalMapping.unicodeScalars)
+            for k in 1...max(1, d.count) {
+                var prefix = String.UnicodeScalarView()
+                prefix.append(contentsOf: d.prefix(k))
+                let composed = String(prefix).precomposedStringWithCanonicalMapping.unicodeScalars
+                if composed.count == 1, let c = composed.first { next.append(c) }
+            }
+            for n in next where members.insert(n).inserted {
+                queue.append(n)
+                if members.count > 24 { return nil }
+            }
+        }
+        return members.sorted { $0.value < $1.value }
+    }
+}
+
+/// For each scalar, the scalars whose `[c]` fold starts with it (built once, on first use).
+private final class CaseFoldIndex: @unchecked Sendable {
+    static let shared = CaseFoldIndex()
+    private let index: [UInt32: [Unicode.Scalar]]
+
+    /// The blocks where case or width folding changes anything.
+    private static let ranges: [ClosedRange<UInt32>] = [
+        0x00C0...0x1FFF, 0x2100...0x2183, 0x24B6...0x24E9, 0x2C00...0x2D2F, 0xA640...0xA7FF,
+        0xAB70...0xABBF, 0xFB00...0xFB17, 0xFF01...0xFFEE, 0x10400...0x104FF, 0x10570...0x105BF,
+        0x10C80...0x10CFF, 0x118A0...0x118DF, 0x16E40...0x16E7F, 0x1E900...0x1E95F,
+    ]
+
+    private init() {
+        var index: [UInt32: [Unicode.Scalar]] = [:]
+        for range in Self.ranges {
+            for v in range {
+                guard let u = Unicode.Scalar(v) else { continue }
+                let p = u.properties
+                guard p.changesWhenCaseFolded || p.changesWhenCaseMapped || (0xFF01...0xFFEE).contains(v) else { continue }
+                let f = StringFolding.fold(String(Character(u)), caseInsensitive: true, diacriticInsensitive: false)
+                guard let first = f.unicodeScalars.first, first != u else { continue }
+                index[first.value, default: []].append(u)
+            }
+        }
+        // ASCII letters: 'A' folds to 'a'.
+        for v in UInt32(0x41)...0x5A { index[v + 0x20, default: []].append(Unicode.Scalar(v)!) }
+        self.index = index
+    }
+
+    func scalars(foldingTo x: Unicode.Scalar) -> [Unicode.Scalar] { index[x.value] ?? [] }
 }

@@ -191,6 +191,18 @@ enum FoldedSearch {
         return result ?? nil
     }
 
+    /// The same test on raw UTF-8 (SQLite's text), without making a String, for the cases that
+    /// need no table: no options, or an ASCII subject. nil otherwise.
+    static func test(_ op: ComparisonOperator, utf8 text: UnsafeBufferPointer<UInt8>, needle: [UInt8], options: StringOptions) -> Bool? {
+        let k = needle.count
+        if k == 0 { return false }
+        let folding = options.caseInsensitive || options.diacriticInsensitive
+        if folding && !isASCII(text) { return nil }
+        return needle.withUnsafeBufferPointer { nd in
+            search(op, text.baseAddress, text.count, nd.baseAddress!, k, lower: options.caseInsensitive)
+        }
+    }
+
     @inline(__always)
     private static func isASCII(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let p = text.baseAddress else { return true }

@@ -16,6 +16,8 @@ extension PredicateStore {
             var builder = try SelectBuilder(model: model, query: query)
             let st = try builder.records()
             let s = try run(st.compiled, query: query)
+            // A cached statement left open would hold its read transaction (an old snapshot, and no checkpoints).
+            defer { s.reset() }
             let names = st.attributes.map(\.name)
             let tree = st.hasEntityColumn ? model.entities : []
             let entityByNumber = Dictionary(uniqueKeysWithValues: tree.map { (model.entityNumber($0), $0) })
@@ -37,11 +39,29 @@ extension PredicateStore {
         }
     }
 
+    /// The keys of the matching records (Core Data's object-ID result type): the cheapest
+    /// fetch, for counting, paging or fetching details later.
+    ///
+    /// ```swift
+    /// let ids = try store.fetchIDs(try EntityQuery("Flight", where: "dep_delay > 600"))
+    /// ```
+    public func fetchIDs(_ query: EntityQuery) throws(StoreError) -> [Int64] {
+        try locked { () throws(StoreError) in
+            var builder = try SelectBuilder(model: model, query: query)
+            let s = try run(try builder.keys(), query: query)
+            defer { s.reset() }
+            var out: [Int64] = []
+            while try step(s) { out.append(s.int64(0)) }
+            return out
+        }
+    }
+
     /// The number of matching records.
     public func count(_ query: EntityQuery) throws(StoreError) -> Int {
         try locked { () throws(StoreError) in
             var builder = try SelectBuilder(model: model, query: query)
             let s = try run(try builder.count(), query: query)
+            defer { s.reset() }
             guard try step(s) else { return 0 }
             return Int(s.int64(0))
         }
@@ -54,6 +74,8 @@ extension PredicateStore {
             var builder = try SelectBuilder(model: model, query: query)
             let st = try builder.properties(keyPaths, distinct: distinct)
             let s = try run(st.compiled, query: query)
+            // A cached statement left open would hold its read transaction (an old snapshot, and no checkpoints).
+            defer { s.reset() }
             var out: [[String: PredicateValue]] = []
             while try step(s) {
                 var row: [String: PredicateValue] = [:]

@@ -58,9 +58,11 @@ extension PredicateStore {
             let plan = try InsertPlan(model: model, entity: e, columns: columns)
             return try connection.transaction { () throws(StoreError) in
                 let s = try connection.prepare(plan.sql, cached: true)
+                let slots = plan.slots()
                 var n = 0
                 for r in rows {
-                    try s.run(try plan.row(positional: r, rowNumber: n + 1))
+                    try plan.bind(positional: r, rowNumber: n + 1, slots: slots, into: s)
+                    while try s.step() {}
                     n += 1
                 }
                 return n
@@ -129,13 +131,13 @@ struct InsertPlan {
         var cols = attributes.map(\.column) + toOne.map(\.foreignKeyColumn)
         if entityNumber != nil { cols.append(StoreSchema.entityColumn) }
         columns = cols
+        // Positions are attribute indexes, then to-one relationships after them.
         var positional: [Int] = []
         if let given {
             for name in given {
-                guard let i = attributes.firstIndex(where: { $0.name == name }) else {
-                    throw StoreError.unknownKey(name, entity: entity.name, candidates: attributes.map(\.name))
-                }
-                positional.append(i)
+                if let i = attributes.firstIndex(where: { $0.name == name }) { positional.append(i); continue }
+                if let j = toOne.firstIndex(where: { $0.name == name }) { positional.append(attributes.count + j); continue }
+                throw StoreError.unknownKey(name, entity: entity.name, candidates: attributes.map(\.name) + toOne.map(\.name))
             }
         }
         self.positional = positional
@@ -159,14 +161,61 @@ struct InsertPlan {
         guard values.count == positional.count else {
             throw StoreError(.importFailed, "row \(rowNumber) has \(values.count) values for \(positional.count) columns")
         }
-        var given = [PredicateValue?](repeating: nil, count: attributes.count)
+        var given = [PredicateValue?](repeating: nil, count: attributes.count + toOne.count)
         for (k, i) in positional.enumerated() { given[i] = values[k] }
         var out: [SQLValue] = []
         out.reserveCapacity(columns.count)
         for (i, a) in attributes.enumerated() { out.append(try value(given[i], a)) }
-        for _ in toOne { out.append(.null) }
+        for (j, r) in toOne.enumerated() { out.append(try link(r, given[attributes.count + j] ?? .null)) }
         if let entityNumber { out.append(.integer(entityNumber)) }
         return out
+    }
+
+    /// Where each parameter of the INSERT comes from, for the positional (import) path.
+    enum Slot {
+        case given(Int, ModelAttribute)
+        case link(Int, ModelRelationship)
+        case fixed(SQLValue)
+    }
+
+    func slots() -> [Slot] {
+        var byPosition = [Int?](repeating: nil, count: attributes.count + toOne.count)
+        for (k, i) in positional.enumerated() { byPosition[i] = k }
+        var out: [Slot] = []
+        for (i, a) in attributes.enumerated() {
+            if let k = byPosition[i] { out.append(.given(k, a)) }
+            else { out.append(.fixed((try? value(nil, a)) ?? .null)) }
+        }
+        for (j, r) in toOne.enumerated() {
+            if let k = byPosition[attributes.count + j] { out.append(.link(k, r)) } else { out.append(.fixed(.null)) }
+        }
+        if let entityNumber { out.append(.fixed(.integer(entityNumber))) }
+        return out
+    }
+
+    /// Binds one row straight into the statement: the common kinds (text, integers, doubles,
+    /// NULL) without building intermediate values, the rest through `RecordCodec`.
+    func bind(positional values: [PredicateValue], rowNumber: Int, slots: [Slot], into s: SQLiteStatement) throws(StoreError) {
+        guard values.count == positional.count else {
+            throw StoreError(.importFailed, "row \(rowNumber) has \(values.count) values for \(positional.count) columns")
+        }
+        s.resetKeepingBindings()
+        for (i, slot) in slots.enumerated() {
+            let index = Int32(i + 1)
+            switch slot {
+            case .fixed(let v): try s.bind(v, at: index)
+            case .link(let k, let r): try s.bind(try link(r, values[k]), at: index)
+            case .given(let k, let a):
+                let v = values[k]
+                switch (v, a.type) {
+                case (.string(let text), .string): try s.bindText(text, at: index)
+                case (.int(let x), .integer64): try s.bind(.integer(x), at: index)
+                case (.double(let d), .double): try s.bind(.real(d), at: index)
+                case (.null, _) where a.isOptional && a.defaultValue == nil: try s.bind(.null, at: index)
+                default: try s.bind(try value(v, a), at: index)
+                }
+            }
+        }
     }
 
     private func value(_ v: PredicateValue?, _ a: ModelAttribute) throws(StoreError) -> SQLValue {

@@ -36,10 +36,19 @@ public struct ImportTable: Sendable, Hashable {
         self.rows = rows
     }
 
+    /// The most columns a table may have: SQLite's default limit, which the store cannot
+    /// exceed. It also bounds JSON whose records each bring new keys, which would otherwise
+    /// pad every row to an ever wider table.
+    ///
+    /// ```swift
+    /// ImportTable.maxColumns   // 2000
+    /// ```
+    public static let maxColumns = 2000
+
     /// The index of the column named `name`.
     ///
     /// ```swift
-    /// let alt = table.rows[0][table.column(named: "alt")!]
+    /// if let alt = table.column(named: "alt") { print(table.rows[0][alt]) }   // 1044
     /// ```
     public func column(named name: String) -> Int? { columns.firstIndex(of: name) }
 }
@@ -103,6 +112,7 @@ extension ImportTable {
     /// Reads RFC 4180 CSV with a header row, inferring each column's type.
     ///
     /// Unquoted empty fields and unquoted `NA` are NULL; a quoted `""` is an empty string.
+    /// Quotes do not make a cell text: `"12"` counts as 12, since some writers quote every field.
     /// A column is `integer64` when every other cell is an integer without leading zeros
     /// (`007` is a code, so text), `double` when every cell is a number, `boolean` for
     /// `true`/`false` in any case, `date` for ISO-8601 (`2013-01-01T10:00:00Z`, `2013-01-01`),
@@ -128,6 +138,10 @@ extension ImportTable {
             throw StoreError(.importFailed, "the CSV file is empty", hint: "the first line must be a header row naming the columns")
         }
         let columnCount = t.columnCount
+        guard columnCount <= maxColumns else {
+            throw StoreError(.importFailed, "the CSV header has \(columnCount) columns; a table can have at most \(maxColumns)",
+                             hint: "split the file into tables of fewer columns")
+        }
         let rowCount = t.rowCount
         var types: [AttributeType] = []
         var optional: [Bool] = []
@@ -214,8 +228,8 @@ extension ImportTable {
     /// t.optional   // [false, true]
     /// ```
     public static func json(_ data: Data) throws(StoreError) -> ImportTable {
-        var bytes = [UInt8](data)
-        if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { bytes.removeFirst(3) }
+        let hasBOM = data.count >= 3 && data.prefix(3).elementsEqual([0xEF, 0xBB, 0xBF])
+        let bytes = hasBOM ? [UInt8](data.dropFirst(3)) : [UInt8](data)
         let document: JSONDocument
         do {
             document = try JSONDocument(bytes: bytes)
@@ -223,62 +237,74 @@ extension ImportTable {
             throw StoreError(.importFailed, "JSON line \(error.line), column \(error.column): \(error.message)",
                              hint: "import needs a JSON array of objects, or one object per line (JSON Lines)")
         }
-        var records: [[String: PredicateValue]] = []
-        records.reserveCapacity(document.values.count)
-        for (index, value) in document.values.enumerated() {
-            guard case .dictionary(let record) = value else {
-                throw StoreError(.importFailed, "JSON record \(index + 1) is \(value.kindDescription), not an object",
-                                 hint: "import needs a JSON array of objects, or one object per line (JSON Lines)")
-            }
-            records.append(record)
-        }
-        guard !records.isEmpty else {
-            throw StoreError(.importFailed, "the JSON document holds no records",
-                             hint: "import needs a JSON array of objects, or one object per line (JSON Lines)")
-        }
-        // Keys in order of first appearance; a record's text is only scanned when it adds keys.
+        // One pass puts each record's values in column order (one hash lookup per value);
+        // a key seen for the first time adds a column, ordered as the record's text has it.
         var columns: [String] = []
         var index: [String: Int] = [:]
-        for (r, record) in records.enumerated() where record.keys.contains(where: { index[$0] == nil }) {
-            let ordered = JSONReader.objectKeys(in: document.text(of: r)) ?? record.keys.sorted()
-            for key in ordered where index[key] == nil && record[key] != nil {
-                index[key] = columns.count
-                columns.append(key)
+        var rows: [[PredicateValue]] = []
+        rows.reserveCapacity(document.values.count)
+        for (r, value) in document.values.enumerated() {
+            guard case .dictionary(let record) = value else {
+                throw StoreError(.importFailed, "JSON record \(r + 1) is \(value.kindDescription), not an object",
+                                 hint: "import needs a JSON array of objects, or one object per line (JSON Lines)")
             }
+            var row = [PredicateValue](repeating: .null, count: columns.count)
+            var fresh = false
+            for (key, v) in record {
+                if let c = index[key] { row[c] = v } else { fresh = true }
+            }
+            if fresh {
+                let ordered = JSONReader.objectKeys(in: document.text(of: r)) ?? record.keys.sorted()
+                for key in ordered where index[key] == nil {
+                    guard let v = record[key] else { continue }
+                    guard columns.count < maxColumns else {
+                        throw StoreError(.importFailed, "JSON record \(r + 1) brings key '\(key)', beyond the \(maxColumns) columns a table can have",
+                                         hint: "a table holds at most \(maxColumns) columns; split the records, or drop keys that are not needed")
+                    }
+                    index[key] = columns.count
+                    columns.append(key)
+                    row.append(v)
+                }
+            }
+            rows.append(row)
+        }
+        guard !rows.isEmpty else {
+            throw StoreError(.importFailed, "the JSON document holds no records",
+                             hint: "import needs a JSON array of objects, or one object per line (JSON Lines)")
         }
         guard !columns.isEmpty else {
             throw StoreError(.importFailed, "the JSON records have no keys", hint: "give the objects keys to import as columns")
         }
-        var types: [AttributeType] = []
-        var optional: [Bool] = []
-        for key in columns {
-            var seen = JSONKinds()
-            for (r, record) in records.enumerated() {
-                guard let value = record[key] else { seen.null = true; continue }
+        // Records before a key first appeared lack its column.
+        for r in rows.indices where rows[r].count < columns.count {
+            rows[r].append(contentsOf: repeatElement(.null, count: columns.count - rows[r].count))
+        }
+        // Row by row: each row is its own allocation, so walking a column would chase pointers.
+        var seen = [JSONKinds](repeating: JSONKinds(), count: columns.count)
+        for (r, row) in rows.enumerated() {
+            for (c, value) in row.enumerated() {
                 switch value {
-                case .null: seen.null = true
-                case .int: seen.int = true
-                case .double, .decimal: seen.double = true
-                case .bool: seen.bool = true
-                case .string: seen.string = true
-                case .date: seen.date = true
+                case .null: seen[c].null = true
+                case .int: seen[c].int = true
+                case .double, .decimal: seen[c].double = true
+                case .bool: seen[c].bool = true
+                case .string: seen[c].string = true
+                case .date: seen[c].date = true
                 case .array, .set, .dictionary, .data:
+                    let key = columns[c]
                     throw StoreError(.importFailed, "JSON record \(r + 1): key '\(key)' holds \(value.kindDescription), which cannot be a column",
                                      hint: "flatten nested values into keys of their own (e.g. '\(key)_x'), or remove '\(key)'")
                 }
             }
-            types.append(seen.type)
-            optional.append(seen.null)
         }
-        var rows: [[PredicateValue]] = []
-        rows.reserveCapacity(records.count)
-        for record in records {
-            var row: [PredicateValue] = []
-            row.reserveCapacity(columns.count)
-            for (c, key) in columns.enumerated() {
-                row.append(convert(record[key] ?? .null, to: types[c]))
+        let types = seen.map(\.type)
+        let optional = seen.map(\.null)
+        // Only columns whose values change kind need a second look.
+        let converting = columns.indices.filter { c in types[c] == .double || types[c] == .string }
+        if !converting.isEmpty {
+            for r in rows.indices {
+                for c in converting { rows[r][c] = convert(rows[r][c], to: types[c]) }
             }
-            rows.append(row)
         }
         return ImportTable(columns: columns, types: types, optional: optional, rows: rows)
     }

@@ -75,17 +75,54 @@ public struct StoreError: Error, Hashable, Sendable, CustomStringConvertible {
         return s
     }
 
-    /// The same error, located at the first place `needle` occurs in `source` (key paths and
-    /// operators have no positions in the tree, so the store finds them in the text).
+    /// The same error, located where `needle` occurs in `source` (key paths and operators
+    /// have no positions in the tree, so the store finds them in the text: see `offset(of:in:)`).
     func located(in source: String?, at needle: String?) -> StoreError {
         var e = self
         guard let source else { return e }
         e.source = source
-        if let needle, !needle.isEmpty, let r = source.range(of: needle) {
-            let offset = source.utf8.distance(from: source.utf8.startIndex, to: r.lowerBound)
+        if let needle, !needle.isEmpty, let offset = Self.offset(of: needle, in: source) {
             e.range = SourceRange(locating: offset, length: needle.utf8.count, in: source)
         }
         return e
+    }
+
+    /// The UTF-8 offset of `needle` in `source`: preferably an occurrence outside quoted
+    /// strings that is a whole word (so `nam` is not found inside `name`, nor inside `'nam'`),
+    /// else the first occurrence.
+    static func offset(of needle: String, in source: String) -> Int? {
+        let text = Array(source.utf8), word = Array(needle.utf8)
+        guard !word.isEmpty, word.count <= text.count else { return nil }
+        func isWordByte(_ b: UInt8) -> Bool {
+            b >= 0x80 || b == UInt8(ascii: "_") || (b >= 0x30 && b <= 0x39) || ((b | 0x20) >= 0x61 && (b | 0x20) <= 0x7A)
+        }
+        var first: Int? = nil, outside: Int? = nil
+        var quote: UInt8? = nil
+        var i = 0
+        while i + word.count <= text.count {
+            let b = text[i]
+            if let q = quote {
+                if b == UInt8(ascii: "\\") { i += 2; continue }
+                if b == q { quote = nil }
+            } else if b == UInt8(ascii: "'") || b == UInt8(ascii: "\"") {
+                if first == nil, text[i..<(i + word.count)].elementsEqual(word) { first = i }
+                quote = b
+                i += 1
+                continue
+            }
+            if text[i..<(i + word.count)].elementsEqual(word) {
+                if first == nil { first = i }
+                if quote == nil {
+                    let before = i == 0 || !isWordByte(word[0]) || !isWordByte(text[i - 1])
+                    let end = i + word.count
+                    let after = end == text.count || !isWordByte(word[word.count - 1]) || !isWordByte(text[end])
+                    if before && after { return i }
+                    if outside == nil { outside = i }
+                }
+            }
+            i += 1
+        }
+        return outside ?? first
     }
 
     static func unknownKey(_ key: String, entity: String, candidates: [String]) -> StoreError {

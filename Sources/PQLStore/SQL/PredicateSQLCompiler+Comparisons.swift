@@ -81,6 +81,14 @@ extension PredicateSQLCompiler {
             if options.isLiteral, l.kind == .string, case .string(let prefix)? = r.constant {
                 return prefixRange(l, prefix)
             }
+            if options.rawValue == ComparisonOptions.caseInsensitive.rawValue, l.kind == .string,
+               case .string(let prefix)? = r.constant, let starts = SharedSemantics.caseInsensitivePrefixStarts(prefix) {
+                // Ranges an index serves narrow the rows; the shared function decides exactly.
+                var ranges: [String] = []
+                for c in starts { ranges.append(prefixRange(l, String(Character(c))).sql) }
+                let exact = search(op, options, l, r)
+                return SQLCondition(sql: "((\(ranges.joined(separator: " OR "))) AND \(exact.sql))", nullable: true)
+            }
             return search(op, options, l, r)
         case .endsWith, .like, .matches:
             return search(op, options, l, r)

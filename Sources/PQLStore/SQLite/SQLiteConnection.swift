@@ -152,6 +152,21 @@ final class SQLiteStatement {
         guard rc == SQLITE_OK else { throw connection.error(rc, "binding parameter \(index)") }
     }
 
+    /// Resets for another run; every parameter is bound again before it.
+    func resetKeepingBindings() { sqlite3_reset(handle) }
+
+    /// Binds text from the string's own UTF-8 storage (no terminating NUL needed).
+    func bindText(_ text: String, at index: Int32) throws(StoreError) {
+        var t = text
+        let rc = t.withUTF8 { buffer -> Int32 in
+            guard let base = buffer.baseAddress, buffer.count > 0 else { return sqlite3_bind_text(handle, index, "", 0, sqliteTransient) }
+            return base.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
+                sqlite3_bind_text64(handle, index, $0, sqlite3_uint64(buffer.count), sqliteTransient, UInt8(SQLITE_UTF8))
+            }
+        }
+        guard rc == SQLITE_OK else { throw connection.error(rc, "binding parameter \(index)") }
+    }
+
     /// Advances to the next row; false when done.
     func step() throws(StoreError) -> Bool {
         let rc = sqlite3_step(handle)

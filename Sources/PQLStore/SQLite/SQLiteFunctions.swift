@@ -158,7 +158,9 @@ private let searchFunction: @convention(c) (OpaquePointer?, Int32, UnsafeMutable
             box = PreparedBox(try SharedSemantics.PreparedString(op, SQLiteFunctions.text(argv[3]), try SQLiteFunctions.options(argv[1])))
             sqlite3_set_auxdata(ctx, 3, Unmanaged.passRetained(box).toOpaque(), releaseBox)
         }
-        sqlite3_result_int(ctx, try box.prepared.test(SQLiteFunctions.text(argv[2])) ? 1 : 0)
+        let p = sqlite3_value_text(argv[2]), n = Int(sqlite3_value_bytes(argv[2]))
+        let subject = UnsafeBufferPointer(start: p, count: p == nil ? 0 : n)
+        sqlite3_result_int(ctx, try box.prepared.test(utf8: subject) ? 1 : 0)
     } catch {
         SQLiteFunctions.fail(ctx, error)
     }
