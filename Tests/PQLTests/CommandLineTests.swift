@@ -19,10 +19,14 @@ struct PQLProcess {
         return dir.appendingPathComponent("pql")
     }
 
-    static func run(_ arguments: [String], stdin: Data? = nil, rawArguments: [Data] = []) throws -> PQLProcess {
+    static func run(_ arguments: [String], stdin: Data? = nil, rawArguments: [Data] = [],
+                    environment: [String: String] = [:]) throws -> PQLProcess {
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         let out = Pipe(), err = Pipe(), input = Pipe()
         process.standardOutput = out
         process.standardError = err

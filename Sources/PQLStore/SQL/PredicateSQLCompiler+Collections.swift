@@ -33,7 +33,8 @@ extension PredicateSQLCompiler {
             let saved = variables[variable]
             variables[variable] = element.map { Binding.value($0) } ?? Binding.object(inner)
             defer { variables[variable] = saved }
-            conditions.append(try compile(predicate, in: inner).sql)
+            // Only `$variable` reaches the element; everything else is the outer row (§4.8).
+            conditions.append(try compile(predicate, in: src.filterScope ?? inner).sql)
         }
         if let extra = try body(&self, inner, element) { conditions.append(extra) }
         return (inner, conditions)
@@ -60,7 +61,7 @@ extension PredicateSQLCompiler {
         }
         let function: String
         switch op {
-        case "@sum": function = "total"
+        case "@sum": function = "sum"
         case "@avg": function = "avg"
         case "@min": function = "min"
         case "@max": function = "max"
@@ -80,9 +81,20 @@ extension PredicateSQLCompiler {
             return nil
         }
         guard !valueSQL.isEmpty else { throw fail(.unsupported, "\(op) needs an attribute after it", near: op) }
-        let resultKind: SQLKind = function == "total" ? .real : function == "avg" ? .real : kind
-        return SQLExpression(sql: "(SELECT \(function)(\(valueSQL)) FROM \(from.fromClause) WHERE \(conditions.joined(separator: " AND ")))",
-                             kind: resultKind, nullable: function != "total")
+        // The evaluator raises for @sum/@avg of anything but numbers and for @min/@max of data
+        // (as soon as there are values): refuse them here rather than let SQLite compute something.
+        if kind.domain == .string || kind.domain == .date || kind.domain == .data,
+           function == "sum" || function == "avg" || kind.domain == .data {
+            throw fail(.typeMismatch, "\(op) of \(src.name).\(src.rest.last ?? "") needs numbers, not \(kind.domain == .string ? "strings" : kind.domain == .date ? "dates" : "data")",
+                       hint: kind.domain == .data ? nil : "\(op) works on numeric attributes; use @min or @max to compare \(kind.domain == .string ? "strings" : "dates")",
+                       near: op)
+        }
+        // `coalesce(sum(x), 0)`, not `total(x)`: like the evaluator, a sum of integers stays an
+        // integer (so `/` truncates) and a sum over no values is the integer 0.
+        let select = function == "sum" ? "coalesce(sum(\(valueSQL)), 0)" : "\(function)(\(valueSQL))"
+        let resultKind: SQLKind = function == "avg" ? .real : kind == .boolean && function == "sum" ? .integer : kind
+        return SQLExpression(sql: "(SELECT \(select) FROM \(from.fromClause) WHERE \(conditions.joined(separator: " AND ")))",
+                             kind: resultKind, nullable: function != "sum")
     }
 
     /// `ANY`/`ALL` (and `NONE` = `NOT ANY`) over a collection.
@@ -116,7 +128,7 @@ extension PredicateSQLCompiler {
             let r = try operandForElement(c.rhs, scope: scope)
             for item in items { parts.append(try compareElement(c.op, options: options, item, r, scope: scope)) }
             if parts.isEmpty { return isAll ? .alwaysTrue : .alwaysFalse }
-            let joined = parts.map { isAll ? ($0.nullable ? "coalesce(\($0.sql), 0)" : $0.sql) : $0.sql }
+            let joined = parts.map { isAll ? $0.definite : $0.sql }
             return SQLCondition(sql: "(" + joined.joined(separator: isAll ? " AND " : " OR ") + ")", nullable: !isAll && parts.contains { $0.nullable })
         default:
             _ = plain

@@ -22,6 +22,9 @@ struct CollectionSource {
     var rest: [String]
     /// A SUBQUERY's variable and condition.
     var filter: (variable: String, predicate: PredicateNode)? = nil
+    /// Where the SUBQUERY stands: its condition's plain key paths (and SELF) mean that row, not
+    /// the element, as the evaluator runs the condition on the object being filtered (§4.8).
+    var filterScope: SQLScope? = nil
 }
 
 extension ExpressionNode {
@@ -83,6 +86,7 @@ extension PredicateSQLCompiler {
                            hint: "write SUBQUERY(toManyRelationship, $x, condition on $x)", near: "SUBQUERY")
             }
             src.filter = (variable, predicate)
+            src.filterScope = scope
             return .collection(src)
         default:
             return .scalar(try scalar(e, in: scope))
@@ -148,7 +152,7 @@ extension PredicateSQLCompiler {
         case .ternary(let p, let a, let b):
             let c = try compile(p, in: scope)
             let x = try scalar(a, in: scope), y = try scalar(b, in: scope)
-            let cond = c.nullable ? "coalesce(\(c.sql), 0)" : c.sql
+            let cond = c.definite
             return SQLExpression(sql: "(CASE WHEN \(cond) THEN \(x.sql) ELSE \(y.sql) END)",
                                  kind: x.kind == y.kind ? x.kind : .unknown, nullable: x.nullable || y.nullable)
         case .evaluatedObject:

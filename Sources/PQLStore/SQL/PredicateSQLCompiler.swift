@@ -79,15 +79,34 @@ struct PredicateSQLCompiler {
             var out: [SQLCondition] = []
             for q in parts { out.append(try compile(q, in: scope)) }
             if out.count == 1 { return out[0] }
-            return SQLCondition(sql: "(" + out.map(\.sql).joined(separator: isAnd ? " AND " : " OR ") + ")",
-                                nullable: out.contains { $0.nullable })
+            return SQLCondition(sql: Self.chain(out.map(\.sql), isAnd ? " AND " : " OR "),
+                                nullable: out.contains { $0.nullable }, compound: true)
         case .not(let q):
             let c = try compile(q, in: scope)
             // NULL stands for false everywhere but under NOT (SQL's NOT NULL is NULL).
-            return SQLCondition(sql: c.nullable ? "NOT coalesce(\(c.sql), 0)" : "NOT (\(c.sql))", nullable: false)
+            return SQLCondition(sql: c.negated, nullable: false)
         case .comparison(let c):
             return try compile(c, in: scope)
         }
+    }
+}
+
+extension PredicateSQLCompiler {
+    /// Terms a flat `(a OR b OR …)` may have: SQLite parses the chain as a left-deep tree and
+    /// rejects a tree deeper than 1,000 ("Expression tree is too large"), so longer chains are
+    /// grouped into parenthesised chains of at most this many terms, nested as needed.
+    static let maxChainLength = 64
+
+    /// `(t1 op t2 op …)`, grouped so that SQLite's expression depth stays logarithmic.
+    static func chain(_ terms: [String], _ op: String) -> String {
+        var level = terms
+        repeat {
+            level = stride(from: 0, to: level.count, by: maxChainLength).map { start in
+                let group = level[start..<min(start + maxChainLength, level.count)]
+                return group.count == 1 ? group[group.startIndex] : "(" + group.joined(separator: op) + ")"
+            }
+        } while level.count > 1
+        return level[0]
     }
 }
 

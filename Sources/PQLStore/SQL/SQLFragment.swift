@@ -15,10 +15,32 @@ struct SQLExpression {
 }
 
 /// An SQL condition. `nullable` conditions may be NULL where the evaluator says false: NULL
-/// behaves as false under AND, OR and WHERE, so only NOT needs care (it wraps `coalesce`).
+/// behaves as false under AND, OR and WHERE, so only NOT needs care (see `negated`).
 struct SQLCondition {
     var sql: String
     var nullable: Bool
+
+    /// An AND or OR of several conditions.
+    var compound = false
+
+    /// Whether SQLite must evaluate it short-circuiting, as the evaluator does: an AND/OR that
+    /// runs PQL's functions may guard one operand with another (`x != nil AND x + 1 > 2`), and
+    /// SQLite (3.40) evaluates both operands of an AND/OR that is a function's argument (as in
+    /// `coalesce(…)`), which would run `pql_fn` on the NULL rows and raise where memory does
+    /// not. A CASE condition short-circuits as WHERE does.
+    var needsShortCircuit: Bool { compound && sql.contains("pql_") }
+
+    /// `NOT c`, a NULL `c` counting as false.
+    var negated: String {
+        if !nullable { return "NOT (\(sql))" }
+        return needsShortCircuit ? "(CASE WHEN \(sql) THEN 0 ELSE 1 END)" : "NOT coalesce(\(sql), 0)"
+    }
+
+    /// The condition as 0 or 1, never NULL.
+    var definite: String {
+        if !nullable { return sql }
+        return needsShortCircuit ? "(CASE WHEN \(sql) THEN 1 ELSE 0 END)" : "coalesce(\(sql), 0)"
+    }
 
     static let alwaysTrue = SQLCondition(sql: "1", nullable: false)
     static let alwaysFalse = SQLCondition(sql: "0", nullable: false)

@@ -145,8 +145,11 @@ final class SQLiteStatement {
         case .null: rc = sqlite3_bind_null(handle, index)
         case .integer(let i): rc = sqlite3_bind_int64(handle, index, i)
         case .real(let d): rc = sqlite3_bind_double(handle, index, d)
-        case .text(let s): rc = sqlite3_bind_text(handle, index, s, -1, sqliteTransient)
+        // By length, not as a C string: a NUL inside the text must not cut it short.
+        case .text(let s): return try bindText(s, at: index)
         case .blob(let d):
+            // An empty blob has no base address, and a NULL pointer would bind NULL, not empty data.
+            if d.isEmpty { rc = sqlite3_bind_zeroblob(handle, index, 0); break }
             rc = d.withUnsafeBytes { sqlite3_bind_blob64(handle, index, $0.baseAddress, sqlite3_uint64($0.count), sqliteTransient) }
         }
         guard rc == SQLITE_OK else { throw connection.error(rc, "binding parameter \(index)") }

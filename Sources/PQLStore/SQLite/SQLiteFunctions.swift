@@ -65,9 +65,18 @@ enum SQLiteFunctions {
         case .int(let i): sqlite3_result_int64(ctx, i)
         case .double(let d): sqlite3_result_double(ctx, d)
         case .decimal(let d): sqlite3_result_double(ctx, NSDecimalNumber(decimal: d).doubleValue)
-        case .string(let s): sqlite3_result_text(ctx, s, -1, sqliteTransient)
+        case .string(let s):
+            // By length, not as a C string: a NUL inside the text must not cut it short.
+            var t = s
+            t.withUTF8 { buffer in
+                guard let base = buffer.baseAddress, buffer.count > 0 else { return sqlite3_result_text(ctx, "", 0, sqliteTransient) }
+                base.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
+                    sqlite3_result_text64(ctx, $0, sqlite3_uint64(buffer.count), sqliteTransient, UInt8(SQLITE_UTF8))
+                }
+            }
         case .date(let d): sqlite3_result_double(ctx, d.timeIntervalSinceReferenceDate)
         case .data(let d):
+            if d.isEmpty { return sqlite3_result_zeroblob(ctx, 0) }
             d.withUnsafeBytes { sqlite3_result_blob64(ctx, $0.baseAddress, sqlite3_uint64($0.count), sqliteTransient) }
         case .array, .set, .dictionary:
             fail(ctx, "a collection value has no SQL form here")
