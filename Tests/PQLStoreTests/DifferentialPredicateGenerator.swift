@@ -62,7 +62,7 @@ enum DifferentialPools {
         "😀", "smile 😀", "👍🏽 ok", "Ｆｕｌｌ", "full", "ＡＢＣ", "Ελλάδα", "ελλάδα", "ΕΛΛΆΔΑ", "Σοφία", "σοφιας",
         "", " ", "a", "A", "ab", "Ab", "abc", "ABC", "Zoë", "zoe", "Zoe", "Ærø", "naïve", "naive", "Ǆemal", "ǅemal",
         "ﬁle", "file", "a*b", "a?c", "50%", "x_y", "[br]", "back\\slash", "line\nbreak", "Tōkyō", "Tokyo", "北京",
-        "\u{E000}private", "𝔘nicode", "Ünal", "unal", "ÜNAL", "Ümit", "Ōtani", "O\u{304}tani",
+        "\u{E000}private", "𝔘nicode", "nul\u{0}byte", "Ünal", "unal", "ÜNAL", "Ümit", "Ōtani", "O\u{304}tani",
     ]
     static let cities: [String] = [
         "Paris", "paris", "PARIS", "Lima", "São Paulo", "Sao Paulo", "Zürich", "Zurich", "ZÜRICH", "İzmir", "izmir",
@@ -77,7 +77,8 @@ enum DifferentialPools {
     ]
     static let companyNames: [String] = ["Acme", "acme", "ACME", "Ａｃｍｅ", "Café", "Cafe\u{301}", "Straße", "İş", "", "Ørsted", "Paris"]
     static let ages: [Int64] = [-5, -1, 0, 0, 1, 17, 18, 21, 30, 30, 42, 65, 99, 120]
-    static let scores: [Double] = [-2.5, -0.0, 0.0, 0.1, 0.5, 1.0, 2.25, 3.0, 3.0, 42.0, 99.9, 1e6, 0.30000000000000004]
+    // No -0.0: SQLite stores it as 0 (see DifferentialTests.negativeZeroLosesItsSign).
+    static let scores: [Double] = [-2.5, 0.0, 0.0, 0.1, 0.5, 1.0, 2.25, 3.0, 3.0, 42.0, 99.9, 1e6, 0.30000000000000004]
     static let balances: [String] = ["0", "0.01", "-12.5", "100", "12.34", "99999.99", "1000", "-0.5", "7"]
     static let seconds: [Double] = [-1e9, -86400, 0, 0.25, 86400.5, 7e8, 7e8 + 0.25, 7.2e8, 1e9]
     static let data: [Data] = [Data(), Data([0]), Data([1, 2, 3]), Data([0xFF]), Data([1, 2])]
@@ -239,7 +240,7 @@ struct DifferentialPredicateGenerator {
 
     /// A LIKE pattern: a pool string with `*` and `?` wildcards, escaped characters, or none.
     mutating func likePattern() -> String {
-        var chars = Array(stringConstant())
+        let chars = Array(stringConstant())
         if rng.chance(0.1) { return rng.pick(["*", "?", "", "*?*", "\\*", "a\\?c", "a\\*b", "*\\\\*", "[br]", "50%"]) }
         var out = ""
         var i = 0
@@ -258,7 +259,6 @@ struct DifferentialPredicateGenerator {
             i += 1
         }
         if rng.chance(0.3) { out += "*" }
-        chars = []
         return out
     }
 
@@ -457,7 +457,8 @@ struct DifferentialPredicateGenerator {
             return guarded(r.guards + r2.guards + l.guards,
                            .comparison(ComparisonNode(.direct, l.expr, .between, .aggregate([r.expr, r2.expr]))))
         }
-        if op == .matches { op = .like }
+        // MATCHES with a key path as the pattern half the time: the pools hold only valid regular expressions.
+        if op == .matches && rng.chance(0.5) { op = .like }
         if op == .in && l.domain != .string { op = .equal }
         return comparison(l, op, r, op == .between ? [] : options(forString: l.domain == .string))
     }
@@ -636,6 +637,24 @@ struct DifferentialPredicateGenerator {
         case 1: return comparison(c, .notEqual, t, options(forString: false))
         default: return comparison(t, .in, constantTerm(.array([mismatchedConstant(t.domain), mismatchedConstant(t.domain)]), t.domain))
         }
+    }
+
+    /// A comparison somewhere in `p` (the leaves are checked alone too: inside AND/OR memory
+    /// short-circuits past many of them).
+    mutating func someLeaf(of p: PredicateNode) -> PredicateNode {
+        switch p {
+        case .and(let ps), .or(let ps):
+            // A guarded comparison (`x != nil AND f(x) > 1`) stays whole.
+            if case .and = p, ps.dropLast().allSatisfy(Self.isNilGuard) { return p }
+            return ps.isEmpty ? p : someLeaf(of: rng.pick(ps))
+        case .not(let q): return rng.chance(0.5) ? p : someLeaf(of: q)
+        default: return p
+        }
+    }
+
+    static func isNilGuard(_ p: PredicateNode) -> Bool {
+        if case .comparison(let c) = p, c.quantifier == .direct, c.op == .notEqual, c.rhs == .constant(.null) { return true }
+        return false
     }
 
     // MARK: sorting

@@ -56,6 +56,53 @@ import Testing
         }
     }
 
+    /// What the generated trees contain, so the generator cannot quietly stop covering a form.
+    struct Coverage {
+        var operators: Set<ComparisonOperator> = []
+        var options: Set<Int> = []
+        var quantifiers: Set<String> = []
+        var functions: Set<BuiltinFunction> = []
+        var forms: Set<String> = []
+
+        mutating func add(_ p: PredicateNode) {
+            switch p {
+            case .constant: forms.insert("constant")
+            case .and(let ps), .or(let ps):
+                forms.insert(p == .and(ps) ? "and" : "or")
+                ps.forEach { add($0) }
+            case .not(let q):
+                forms.insert("not")
+                add(q)
+            case .comparison(let c):
+                operators.insert(c.op)
+                options.insert(c.options.rawValue)
+                quantifiers.insert(c.quantifier == .any ? "ANY" : c.quantifier == .all ? "ALL" : "direct")
+                add(c.lhs)
+                add(c.rhs)
+                if c.lhs == .constant(.null) || c.rhs == .constant(.null) { forms.insert("nil constant") }
+            }
+            if case .not(.comparison(let c)) = p, c.quantifier == .any { quantifiers.insert("NONE") }
+        }
+
+        mutating func add(_ e: ExpressionNode) {
+            switch e {
+            case .keyPath(let path):
+                if path.first == "employer" { forms.insert("to-one") }
+                if let op = path.first(where: { $0.hasPrefix("@") }) { forms.insert(op) }
+            case .keyPathOn(.subquery(_, _, let p), _):
+                forms.insert("SUBQUERY")
+                add(p)
+            case .function(let f, let args):
+                functions.insert(f)
+                args.forEach { add($0) }
+            case .aggregate(let items):
+                forms.insert("aggregate")
+                items.forEach { add($0) }
+            default: break
+            }
+        }
+    }
+
     /// Statistics of one run, for the record.
     struct Tally: CustomStringConvertible {
         var predicates = 0, rowsCompared = 0, matched = 0, empty = 0, everyRow = 0, memoryErrors = 0
@@ -119,11 +166,15 @@ import Testing
     func randomPredicatesAgree(seed: UInt64) throws {
         let world = try World(seed: seed)
         var tally = Tally()
+        var coverage = Coverage()
         var failures: [String] = []
         for i in 0..<Self.predicatesPerSeed {
             var g = DifferentialPredicateGenerator(seed: DifferentialRandom.caseSeed(seed, i))
             let node = g.predicate()
+            coverage.add(node)
             if let f = Self.check(node, in: world, label: "seed \(seed) case \(i)", tally: &tally) { failures.append(f) }
+            let leaf = g.someLeaf(of: node)
+            if leaf != node, let f = Self.check(leaf, in: world, label: "seed \(seed) case \(i) (a part)", tally: &tally) { failures.append(f) }
         }
         Self.record(failures, "seed \(seed)")
         // The generator must produce predicates that discriminate: not all empty, not all full,
@@ -131,6 +182,16 @@ import Testing
         #expect(tally.empty < tally.predicates / 2, "\(tally)")
         #expect(tally.everyRow < tally.predicates / 3, "\(tally)")
         #expect(tally.memoryErrors <= tally.predicates / 50, "\(tally)")
+        let operators: Set<ComparisonOperator> = [.equal, .notEqual, .lessThan, .lessThanOrEqual, .greaterThan, .greaterThanOrEqual,
+                                                  .between, .in, .contains, .beginsWith, .endsWith, .like, .matches]
+        #expect(operators.subtracting(coverage.operators).isEmpty, "operators never generated: \(operators.subtracting(coverage.operators))")
+        let options: Set<Int> = [0, 1, 2, 3, 4]
+        #expect(options.subtracting(coverage.options).isEmpty, "options never generated: \(options.subtracting(coverage.options))")
+        #expect(coverage.quantifiers == ["direct", "ANY", "ALL", "NONE"], "\(coverage.quantifiers)")
+        let functions: Set<BuiltinFunction> = [.add, .subtract, .multiply, .divide, .modulus, .negate, .abs, .uppercase, .lowercase, .length]
+        #expect(functions.subtracting(coverage.functions).isEmpty, "functions never generated: \(functions.subtracting(coverage.functions))")
+        let forms: Set<String> = ["constant", "and", "or", "not", "nil constant", "to-one", "@count", "@sum", "@avg", "@min", "@max", "SUBQUERY", "aggregate"]
+        #expect(forms.subtracting(coverage.forms).isEmpty, "forms never generated: \(forms.subtracting(coverage.forms))")
         print("DifferentialTests seed \(seed): \(tally)")
     }
 
@@ -198,18 +259,28 @@ import Testing
 
     /// Shapes that disagreed once (see the report in the change), kept as fixed cases.
     static let pinned: [String] = [
-        "tags.@sum.weight / 2 == 1", "tags.@sum.weight / 2 >= 2", "tags.@sum.weight % 2 == 1", "tags.@sum.weight == 0",
+        "tags.@sum.weight / 2 == 1", "tags.@sum.weight / 2 >= 2", "modulus:by:(tags.@sum.weight, 2) == 1", "tags.@sum.weight == 0",
         "NOT (age != nil AND age + 1 > 18)", "NOT (name != nil AND length:(name) > 3)",
         "NOT (age == nil OR age * 2 > 40)", "NOT (tags.@avg.weight != nil AND tags.@avg.weight * 2 > 3)",
         "SUBQUERY(tags, $t, $t.weight < age).@count > 0", "SUBQUERY(tags, $t, $t.name ==[cd] name).@count > 0",
-        "SUBQUERY(tags, $t, name == nil).@count > 0", "SUBQUERY(tags, $t, employer.name ==[c] $t.name OR $t.weight > employer.size).@count >= 1",
+        "SUBQUERY(tags, $t, name == nil).@count > 0", "SUBQUERY(tags, $t, employer.name ==[c] $t.name OR $t.weight > employer.#size).@count >= 1",
         "NOT (SUBQUERY(tags, $t, $t.weight != nil AND $t.weight * 2 > 3).@count > 0)",
         "photo == nil", "photo != nil", "photo == CAST('', 'NSData')",
         "ANY tags.name == name", "ALL tags.weight < age", "NOT (ANY tags.weight != nil AND age > 3)",
-        "name == age", "name != employer.size", "'os' IN name", "name IN {'José', 5, nil}", "balance == 12.34", "balance < 1",
+        "name == age", "name != employer.#size", "'os' IN name", "name IN {'José', 5, nil}", "balance == 12.34", "balance < 1",
         "born BETWEEN {CAST(0, 'NSDate'), CAST(700000000, 'NSDate')}", "employer == nil", "nil != employer",
         "ALL tags.name BEGINSWITH[cd] 'v'", "NOT ANY tags.name LIKE[c] '*s*'", "tags.@min.name <= 'n'", "tags.@avg.weight == nil",
         "name BEGINSWITH 'Jos'", "name BEGINSWITH[n] 'Jos'", "name ==[cd] 'jose'", "name LIKE city", "name CONTAINS[c] city",
+        // NaN (0.0 / 0, fmod by zero) is a value, never nil; SQLite turns it into NULL.
+        "score != nil AND modulus:by:(score, 0) == nil", "score != nil AND modulus:by:(score, 0) != nil",
+        "score != nil AND abs:(modulus:by:(score, 0)) >= 0", "score != nil AND modulus:by:(score, 0) + 1 != 2",
+        "score != nil AND modulus:by:(score, 0) == modulus:by:(score, 0)", "score != nil AND age == modulus:by:(score, 0)",
+        "score != nil AND age != modulus:by:(score, 0)", "score != nil AND modulus:by:(score, 0) <= modulus:by:(score, 0)",
+        "score != nil AND NOT (modulus:by:(score, 0) > 1)", "score != nil AND score / 0 > 1000",
+        "score != nil AND modulus:by:(score, 0) BETWEEN {-1, 1}", "score != nil AND modulus:by:(score, 0) IN {1, nil}",
+        // TERNARY and CAST conditions and values.
+        "TERNARY(age != nil AND age + 1 > 18, 1, 0) == 1", "TERNARY(name ==[cd] 'jose', 'y', 'n') == 'y'",
+        "CAST(age, 'NSString') == '30'", "CAST(score, 'NSString') BEGINSWITH '3'", "name MATCHES city", "city MATCHES[c] name",
     ]
 
     @Test func pinnedCasesAgree() throws {
@@ -226,7 +297,62 @@ import Testing
         #expect(tally.memoryErrors == 0, "\(tally)")
     }
 
+    // MARK: known differences
+
+    /// SQLite stores a REAL -0.0 as the integer 0, so the store reads back +0.0: `==` cannot
+    /// tell (memory says -0.0 == 0.0 too), but a division by it can (1 / -0.0 is -infinity).
+    /// The random data therefore holds no -0.0.
+    @Test func negativeZeroLosesItsSign() throws {
+        let f = try PeopleModel.make(people: [["name": "a", "score": .double(-0.0)], ["name": "b", "score": .double(0.0)]],
+                                     companies: [], employer: [nil, nil], tags: [[], []])
+        let node = try PredicateNode(format: "score != nil AND 1 / score < 0")
+        let want = try f.people.indices.filter { try node.evaluate(on: f.people[$0]) }.map { f.ids[$0] }
+        let got = try f.store.fetch(EntityQuery("Person", predicate: node)).map(\.id)
+        #expect(want == [f.ids[0]])
+        withKnownIssue("SQLite keeps no negative zero: a REAL -0.0 is stored as the integer 0") {
+            #expect(got == want)
+        }
+    }
+
+    /// Without sort rules the store pages in SQLite's plan order (here the age index's order),
+    /// memory (PredicateQuery) in input order: the same rows overall, but not the same page.
+    @Test func pagingWithoutSortRulesFollowsThePlan() throws {
+        let world = try World(seed: 1)
+        let node = try PredicateNode(format: "age >= 0")
+        let all = try PredicateQuery(node).indices(in: world.fixture.people, reader: PredicateValue.predicateReader).map { world.fixture.ids[$0] }
+        #expect(try world.store.fetch(EntityQuery("Person", predicate: node)).map(\.id).sorted() == all)
+        let want = try PredicateQuery(node, limit: 5).indices(in: world.fixture.people, reader: PredicateValue.predicateReader)
+            .map { world.fixture.ids[$0] }
+        let got = try world.store.fetch(EntityQuery("Person", predicate: node, limit: 5)).map(\.id)
+        withKnownIssue("EntityQuery without sort rules has no ORDER BY: its pages follow the query plan, PredicateQuery's the input order") {
+            #expect(got == want)
+        }
+        // With any sort rule the key breaks ties, and the pages agree.
+        let sorted = try PredicateQuery(node, sort: [SortRule("age")], limit: 5).indices(in: world.fixture.people, reader: PredicateValue.predicateReader)
+        #expect(try world.store.fetch(EntityQuery("Person", predicate: node, sort: [SortRule("age")], limit: 5)).map(\.id)
+                    == sorted.map { world.fixture.ids[$0] })
+    }
+
     // MARK: the data
+
+    /// The store holds what memory holds: every attribute of every person reads back equal
+    /// (NUL inside text, empty data, decimals, fractional dates, booleans).
+    @Test(arguments: seeds.prefix(2))
+    func storedValuesEqualMemory(seed: UInt64) throws {
+        let world = try World(seed: seed)
+        let records = try world.store.fetch(EntityQuery("Person", sort: [SortRule("name")]))
+        #expect(records.count == world.fixture.people.count)
+        for r in records {
+            guard let i = world.fixture.ids.firstIndex(of: r.id), case .dictionary(let person) = world.fixture.people[i] else {
+                Issue.record("unknown record \(r.id)")
+                continue
+            }
+            for key in r.keys {
+                let a = r[key], b = person[key] ?? .null
+                #expect(a == b && a.kindDescription == b.kindDescription, "#\(r.id).\(key): store \(a), memory \(b)")
+            }
+        }
+    }
 
     /// Every pool string is a valid pattern for MATCHES (key paths are used as patterns), and
     /// the data holds what the suite claims to cover.
@@ -239,7 +365,7 @@ import Testing
             #expect(data.people.contains { ($0[key] ?? .null).isNull }, "no nil \(key)")
             #expect(data.people.contains { !($0[key] ?? .null).isNull }, "no \(key)")
         }
-        for s in DifferentialPools.names + DifferentialPools.cities + DifferentialPools.tagNames + DifferentialPools.companyNames {
+        for s in DifferentialPools.names + DifferentialPools.cities + DifferentialPools.tagNames + DifferentialPools.companyNames + DifferentialPools.emails {
             #expect(throws: Never.self, "pattern \(s.debugDescription)") {
                 _ = try PredicateNode.comparison(ComparisonNode(.direct, .constant("x"), .matches, .constant(.string(s)))).evaluate(on: PredicateValue.null)
             }

@@ -97,6 +97,17 @@ import Testing
         #expect(Self.located(s) == "wieght")
     }
 
+    @Test(arguments: [("tags.nam == 'x'", "nam", "Tag", "'name'"), ("tags.wieght > 1", "wieght", "Tag", "'weight'"),
+                      ("employer.employees.nme == 'x'", "nme", "Person", "'name'"), ("ANY tags.person.agee > 3", "agee", "Person", "'age'"),
+                      ("tags.prson.name == 'x'", "prson", "Tag", "'person'")])
+    func unknownKeyAfterAToManyIsReportedAsUnknown(_ format: String, _ key: String, _ entity: String, _ near: String) throws {
+        let e = try #require(Self.fetchError(format))
+        #expect(e.kind == .unknownKey, "\(e)")
+        #expect(e.message == "keypath '\(key)' not found in entity \(entity)")
+        #expect(e.hint?.contains(near) == true, "\(e.hint ?? "")")
+        #expect(Self.located(e) == key)
+    }
+
     @Test func unknownKeyInSortAndProperties() throws {
         let store = try Self.store()
         let sort = try #require(Self.error { _ = try store.fetch(EntityQuery("Person", sort: [SortRule("agge")])) })

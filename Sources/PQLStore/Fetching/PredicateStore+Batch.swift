@@ -58,12 +58,12 @@ extension PredicateStore {
         let relationships = model.descendants(entity).flatMap { model.allRelationships($0) }
             .reduce(into: [ModelRelationship]()) { acc, r in if !acc.contains(r) { acc.append(r) } }
         var columns = [root.primaryKey]
-        var compiler = PredicateSQLCompiler(model: model)
+        let compiler = PredicateSQLCompiler(model: model)
         for r in relationships where r.deleteRule != .noAction {
             let l = try compiler.link(r, from: entity)
             if !columns.contains(l.local) { columns.append(l.local) }
         }
-        _ = compiler.bindings
+
         try connection.execute("DROP TABLE IF EXISTS temp.\(q(temp))")
         let copy = try connection.prepare("CREATE TEMP TABLE \(q(temp)) AS SELECT \(columns.map(q).joined(separator: ", ")) FROM \(q(root.table)) WHERE \(q(root.primaryKey)) IN (\(keys.sql))")
         try copy.run(keys.bindings)

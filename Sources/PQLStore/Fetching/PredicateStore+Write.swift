@@ -45,7 +45,13 @@ extension PredicateStore {
             throw StoreError(.invalidValue, "\(T.self) does not encode as an object with named properties")
         }
         var out: [String: PredicateValue] = [:]
-        for (k, v) in d { out[k] = PredicateValue(any: v) }
+        for (k, v) in d {
+            guard let value = PredicateValue(any: v) else {
+                throw StoreError(.invalidValue, "\(T.self).\(k) encodes as \(type(of: v)), which has no predicate value",
+                                 hint: "give the property a string, number, boolean, date or data type")
+            }
+            out[k] = value
+        }
         return out
     }
 

@@ -45,8 +45,15 @@ extension PredicateSQLCompiler {
             if l.isNullConstant && r.isNullConstant { return eq ? .alwaysTrue : .alwaysFalse }
             if l.isNullConstant || r.isNullConstant {
                 let other = l.isNullConstant ? r : l
-                if !other.nullable { return eq ? .alwaysFalse : .alwaysTrue }
+                if !other.canBeNil { return eq ? .alwaysFalse : .alwaysTrue }
                 return SQLCondition(sql: "\(other.sql) \(eq ? "IS NULL" : "IS NOT NULL")", nullable: false)
+            }
+            if native && l.nullIsNaN != r.nullIsNaN && l.nullable && r.nullable {
+                // NaN (NULL on one side) against nil (NULL on the other) is unequal; NaN equals
+                // nothing else.
+                let nan = l.nullIsNaN ? l : r
+                return eq ? SQLCondition(sql: "\(l.sql) = \(r.sql)", nullable: true)
+                          : SQLCondition(sql: "(\(l.sql) IS NOT \(r.sql) OR \(nan.sql) IS NULL)", nullable: false)
             }
             if native {
                 if eq && (l.constant != nil || r.constant != nil || !(l.nullable && r.nullable)) {
@@ -59,7 +66,7 @@ extension PredicateSQLCompiler {
             if l.kind.domain != .unknown, r.kind.domain != .unknown, !(l.kind.domain == .string && r.kind.domain == .string) {
                 // Different kinds are never equal; two nils are.
                 let bothNil = "(\(l.sql) IS NULL AND \(r.sql) IS NULL)"
-                if !l.nullable || !r.nullable { return eq ? .alwaysFalse : .alwaysTrue }
+                if !l.canBeNil || !r.canBeNil { return eq ? .alwaysFalse : .alwaysTrue }
                 return SQLCondition(sql: eq ? bothNil : "NOT \(bothNil)", nullable: false)
             }
             return shared(op, options, l, r)
@@ -69,11 +76,13 @@ extension PredicateSQLCompiler {
                 guard op == .lessThanOrEqual || op == .greaterThanOrEqual else { return .alwaysFalse }
                 let other = l.isNullConstant ? r : l
                 if l.isNullConstant && r.isNullConstant { return .alwaysTrue }
-                return other.nullable ? SQLCondition(sql: "\(other.sql) IS NULL", nullable: false) : .alwaysFalse
+                return other.canBeNil ? SQLCondition(sql: "\(other.sql) IS NULL", nullable: false) : .alwaysFalse
             }
             guard native, l.kind.domain != .data else { return shared(op, options, l, r) }
             let base = "\(l.sql) \(op.symbol) \(r.sql)"
-            if (op == .lessThanOrEqual || op == .greaterThanOrEqual) && l.nullable && r.nullable {
+            // nil <= nil holds, and so does NaN <= NaN (the evaluator finds NaN equal to NaN);
+            // nil against NaN does not.
+            if (op == .lessThanOrEqual || op == .greaterThanOrEqual) && l.nullable && r.nullable && l.nullIsNaN == r.nullIsNaN {
                 return SQLCondition(sql: "(\(base) OR (\(l.sql) IS NULL AND \(r.sql) IS NULL))", nullable: true)
             }
             return SQLCondition(sql: base, nullable: l.nullable || r.nullable)
@@ -111,7 +120,7 @@ extension PredicateSQLCompiler {
                          _ l: SQLExpression, _ r: SQLExpression) -> SQLCondition {
         let o = bindRaw(.integer(Int64(op.rawValue)))
         let f = bindRaw(.integer(Int64(optionsRaw(options))))
-        let lt = bindRaw(.integer(l.kind.tag)), rt = bindRaw(.integer(r.kind.tag))
+        let lt = bindRaw(.integer(l.tag)), rt = bindRaw(.integer(r.tag))
         return SQLCondition(sql: "pql_compare(\(o), \(f), \(l.sql), \(lt), \(r.sql), \(rt))", nullable: false)
     }
 
@@ -165,7 +174,7 @@ extension PredicateSQLCompiler {
             }
         }
         let f = bindRaw(.integer(Int64(optionsRaw(options))))
-        let xt = bindRaw(.integer(x.kind.tag)), lt = bindRaw(.integer(lo.kind.tag)), ht = bindRaw(.integer(hi.kind.tag))
+        let xt = bindRaw(.integer(x.tag)), lt = bindRaw(.integer(lo.tag)), ht = bindRaw(.integer(hi.tag))
         return SQLCondition(sql: "pql_between(\(f), \(x.sql), \(xt), \(lo.sql), \(lt), \(hi.sql), \(ht))", nullable: false)
     }
 

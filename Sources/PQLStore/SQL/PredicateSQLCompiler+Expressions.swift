@@ -147,7 +147,7 @@ extension PredicateSQLCompiler {
             case .string("NSNumber"): kind = .unknown
             default: kind = .unknown
             }
-            let tag = bindRaw(.integer(x.kind.tag)), t = bind(typeName).sql
+            let tag = bindRaw(.integer(x.tag)), t = bind(typeName).sql
             return SQLExpression(sql: "pql_cast(\(x.sql), \(tag), \(t))", kind: kind, nullable: true)
         case .ternary(let p, let a, let b):
             let c = try compile(p, in: scope)
@@ -207,10 +207,10 @@ extension PredicateSQLCompiler {
             let x = try scalar(a, in: scope)
             if x.isObject { throw fail(.unsupported, "\(f.selector) cannot take a related object", near: a.keyName) }
             parts.append(x.sql)
-            parts.append(bindRaw(.integer(x.kind.tag)))
+            parts.append(bindRaw(.integer(x.tag)))
             kinds.append(x.kind)
         }
-        return SQLExpression(sql: "pql_fn(\(parts.joined(separator: ", ")))", kind: resultKind(f, kinds), nullable: true)
+        return SQLExpression(sql: "pql_fn(\(parts.joined(separator: ", ")))", kind: resultKind(f, kinds), nullable: true, nullIsNaN: true)
     }
 
     private func resultKind(_ f: BuiltinFunction, _ args: [SQLKind]) -> SQLKind {

@@ -13,6 +13,21 @@ extension PredicateSQLCompiler {
         return (r.foreignKeyColumn, r.referencedColumn ?? model.root(dest).primaryKey, dest)
     }
 
+    /// Checks that the keys after a to-many relationship name keys of its destination (up to
+    /// the first collection operator or attribute), so an unknown key is reported as such even
+    /// where the to-many path itself is then rejected (`tags.nam == 'x'`), as decision D5 asks.
+    func checkKeys(_ rest: [String], from destination: ModelEntity) throws(StoreError) {
+        var entity = destination
+        for key in rest {
+            if key.hasPrefix("@") || model.allAttributes(entity).contains(where: { $0.name == key }) { return }
+            guard let r = model.allRelationships(entity).first(where: { $0.name == key }) else {
+                let candidates = model.allAttributes(entity).map(\.name) + model.allRelationships(entity).map(\.name)
+                throw StoreError.unknownKey(key, entity: entity.name, candidates: candidates).located(in: source, at: key)
+            }
+            entity = try model.entity(named: r.destination)
+        }
+    }
+
     mutating func resolve(_ path: [String], from scope: SQLScope, alias: String, entity: ModelEntity,
                           whole: [String]) throws(StoreError) -> SQLOperand {
         var alias = alias, entity = entity
@@ -41,6 +56,7 @@ extension PredicateSQLCompiler {
             }
             let l = try link(r, from: entity)
             if r.isToMany {
+                try checkKeys(Array(path[(i + 1)...]), from: l.destination)
                 let outer = SQLExpression(sql: "\(alias).\(SQLIdentifier.quote(l.local))", kind: .unknown,
                                           nullable: l.local != model.root(entity).primaryKey || i > 0)
                 return .collection(CollectionSource(name: key, outerKey: outer, destination: l.destination,

@@ -10,8 +10,16 @@ struct SQLExpression {
     var constant: PredicateValue? = nil
     /// A to-one relationship's object (its SQL is the related row's key): only nil tests apply.
     var isObject = false
+    /// A result of `pql_fn`, which is never nil: SQL NULL from it is NaN, which SQLite cannot
+    /// store (`score / 0.0` with a zero score, `modulus:by:(x, 0.0)`). Its nil tests are
+    /// constant, and the shared functions are told (`tag`) to read its NULL back as NaN.
+    var nullIsNaN = false
 
     var isNullConstant: Bool { constant?.isNull ?? false }
+    /// Whether it can be nil as the evaluator sees it.
+    var canBeNil: Bool { nullable && !nullIsNaN }
+    /// The kind tag the shared SQLite functions take (see `SQLiteFunctions.value`).
+    var tag: Int64 { kind.tag | (nullIsNaN ? SQLKind.nanFlag : 0) }
 }
 
 /// An SQL condition. `nullable` conditions may be NULL where the evaluator says false: NULL

@@ -22,6 +22,9 @@ enum SQLKind: Hashable {
         }
     }
 
+    /// Added to a tag: the operand's NULL is NaN, not nil (see `SQLExpression.nullIsNaN`).
+    static let nanFlag: Int64 = 8
+
     /// The tag the shared SQLite functions use to rebuild the value: see `SQLiteFunctions`.
     var tag: Int64 {
         switch self {

@@ -8,7 +8,7 @@ import PQL
 /// the nil rules, arithmetic and the functions.
 ///
 /// Operands arrive with a kind tag, because SQLite stores dates, booleans and decimals as plain
-/// numbers: `0` as stored, `1` boolean, `2` date, `3` decimal.
+/// numbers: `0` as stored, `1` boolean, `2` date, `3` decimal; plus `8` for a `pql_fn` result, whose NULL is NaN.
 enum SQLiteFunctions {
     /// Prefix of error messages raised inside these functions, so the connection reports them
     /// as evaluation errors rather than as SQLite failures.
@@ -27,7 +27,9 @@ enum SQLiteFunctions {
 
     // MARK: values
 
-    static func value(_ v: OpaquePointer?, kind: Int32 = 0) -> PredicateValue {
+    static func value(_ v: OpaquePointer?, kind tag: Int32 = 0) -> PredicateValue {
+        // Tag + 8: the operand is a pql_fn result, whose NULL is NaN (SQLite stores no NaN).
+        let kind = tag & 7
         switch sqlite3_value_type(v) {
         case SQLITE_INTEGER:
             let i = sqlite3_value_int64(v)
@@ -49,7 +51,7 @@ enum SQLiteFunctions {
             let n = Int(sqlite3_value_bytes(v))
             guard n > 0, let p = sqlite3_value_blob(v) else { return .data(Data()) }
             return .data(Data(bytes: p, count: n))
-        default: return .null
+        default: return tag & 8 != 0 ? .double(.nan) : .null
         }
     }
 
