@@ -72,21 +72,14 @@ struct FilterCommand: ParsableCommand {
     }
 
     static func sortRule(_ spec: String) throws -> SortRule {
-        var parts = spec.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
-        let key = parts.removeFirst()
-        guard !key.isEmpty else { throw ValidationError("--sort needs a key path, as in --sort name or --sort age:desc") }
-        var ascending = true
-        var comparison = SortRule.Comparison.literal
-        for p in parts {
-            switch p.lowercased() {
-            case "desc": ascending = false
-            case "asc": ascending = true
-            case "ci": comparison = .caseInsensitive
-            case "localized": comparison = .localized
-            default: throw ValidationError("unknown --sort modifier '\(p)' in '\(spec)'; use :asc, :desc, :ci or :localized")
+        do { return try SortRule(spec: spec) } catch {
+            switch error.kind {
+            case .missingKeyPath:
+                throw ValidationError("--sort needs a key path, as in --sort name or --sort age:desc")
+            case .unknownModifier(let p):
+                throw ValidationError("unknown --sort modifier '\(p)' in '\(spec)'; use :asc, :desc, :ci or :localized")
             }
         }
-        return SortRule(key, ascending: ascending, comparison: comparison)
     }
 
     static func readDocument(_ file: String?) throws -> JSONDocument {

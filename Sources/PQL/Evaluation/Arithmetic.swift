@@ -106,7 +106,7 @@ enum Arithmetic {
 }
 
 extension Decimal {
-    func rounded(towardZero: Bool) -> Decimal {
+    package func rounded(towardZero: Bool) -> Decimal {
         var source = self
         var result = Decimal()
         NSDecimalRound(&result, &source, 0, self < 0 ? .up : .down)

@@ -24,9 +24,9 @@ extension PredicateValue {
             else if d == d.rounded(), abs(d) < 1e15 { out += String(Int64(d)) + ".0" }
             else { out += "\(d)" }
         case .decimal(let d): out += "\(d)"
-        case .string(let s): Self.writeString(s, to: &out)
-        case .date(let d): out += "{\"$date\":"; Self.writeString(ISO8601.string(from: d), to: &out); out += "}"
-        case .data(let d): Self.writeString(d.base64EncodedString(), to: &out)
+        case .string(let s): JSONText.quote(s, to: &out)
+        case .date(let d): out += "{\"$date\":"; JSONText.quote(ISO8601.string(from: d), to: &out); out += "}"
+        case .data(let d): JSONText.quote(d.base64EncodedString(), to: &out)
         case .array(let a), .set(let a):
             out += "["
             for (i, v) in a.enumerated() {
@@ -40,15 +40,19 @@ extension PredicateValue {
             if keyOrder != nil { keys += d.keys.filter { !keys.contains($0) }.sorted() }
             for (i, k) in keys.enumerated() {
                 if i > 0 { out += "," }
-                Self.writeString(k, to: &out)
+                JSONText.quote(k, to: &out)
                 out += ":"
                 d[k]?.write(to: &out, keyOrder: nil)
             }
             out += "}"
         }
     }
+}
 
-    private static func writeString(_ s: String, to out: inout String) {
+/// JSON string quoting, shared by every JSON PQL writes.
+package enum JSONText {
+    /// `s` as a JSON string literal: quotes, backslashes and control characters escaped.
+    package static func quote(_ s: String, to out: inout String) {
         out += "\""
         for u in s.unicodeScalars {
             switch u {

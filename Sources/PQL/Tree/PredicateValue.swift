@@ -77,6 +77,10 @@ extension PredicateValue {
         }
     }
 
+    /// The number as a double (booleans as 0 and 1); nil for other kinds. For the store,
+    /// which keeps doubles, floats and decimals as REAL.
+    package var doubleValue: Double? { numeric?.doubleValue }
+
     /// True for `.bool`, `.int`, `.double` and `.decimal`.
     public var isNumber: Bool { numeric != nil }
 }

@@ -18,23 +18,27 @@ extension PredicateStore {
             let s = try run(st.compiled, query: query)
             // A cached statement left open would hold its read transaction (an old snapshot, and no checkpoints).
             defer { s.reset() }
-            let names = st.attributes.map(\.name)
-            let tree = st.hasEntityColumn ? model.entities : []
-            let entityByNumber = Dictionary(uniqueKeysWithValues: tree.map { (model.entityNumber($0), $0) })
-            let keysByEntity = Dictionary(uniqueKeysWithValues: tree.map { ($0.name, Set(model.allAttributes($0).map(\.name))) })
+            // Which columns each entity's rows read, worked out once rather than per row: in a
+            // shared inheritance table a row has only its own entity's attributes.
+            let first: Int32 = st.hasEntityColumn ? 2 : 1
+            typealias Layout = (entity: String, columns: [(index: Int32, name: String, kind: SQLKind)], keys: [String])
+            func layout(_ entity: String, _ own: Set<String>?) -> Layout {
+                let columns = st.attributes.enumerated().filter { own?.contains($0.element.name) ?? true }
+                    .map { (index: first + Int32($0.offset), name: $0.element.name, kind: $0.element.kind) }
+                return (entity, columns, columns.map(\.name))
+            }
+            let all = layout(query.entity, nil)
+            let layouts = st.hasEntityColumn ? Dictionary(uniqueKeysWithValues: model.entities.map {
+                (Int64(model.entityNumber($0)), layout($0.name, Set(model.allAttributes($0).map(\.name))))
+            }) : [:]
+            // A number no entity has (a foreign row) reads as the fetched entity.
+            let fallback = layouts[Int64(model.entityNumber(builder.entity))] ?? all
             while try step(s) {
-                var entityName = query.entity
-                let first: Int32 = st.hasEntityColumn ? 2 : 1
-                if st.hasEntityColumn, let e = entityByNumber[Int(s.int64(1))] { entityName = e.name }
+                let l = st.hasEntityColumn ? layouts[s.int64(1)] ?? fallback : all
                 var values: [String: PredicateValue] = [:]
-                values.reserveCapacity(names.count)
-                var keys: [String] = []
-                let own = keysByEntity[entityName]
-                for (i, a) in st.attributes.enumerated() where own?.contains(a.name) ?? true {
-                    values[a.name] = RecordCodec.value(s, first + Int32(i), type: a.type)
-                    keys.append(a.name)
-                }
-                try body(StoreRecord(entity: entityName, id: s.int64(0), values: values, keys: keys))
+                values.reserveCapacity(l.columns.count)
+                for c in l.columns { values[c.name] = c.kind.value(s.value(c.index)) }
+                try body(StoreRecord(entity: l.entity, id: s.int64(0), values: values, keys: l.keys))
             }
         }
     }
@@ -79,7 +83,7 @@ extension PredicateStore {
             var out: [[String: PredicateValue]] = []
             while try step(s) {
                 var row: [String: PredicateValue] = [:]
-                for (i, a) in st.attributes.enumerated() { row[a.name] = RecordCodec.value(s, Int32(i), type: a.type) }
+                for (i, a) in st.attributes.enumerated() { row[a.name] = a.kind.value(s.value(Int32(i))) }
                 out.append(row)
             }
             return out

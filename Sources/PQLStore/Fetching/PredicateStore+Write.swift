@@ -163,20 +163,6 @@ struct InsertPlan {
         return out
     }
 
-    func row(positional values: [PredicateValue], rowNumber: Int) throws(StoreError) -> [SQLValue] {
-        guard values.count == positional.count else {
-            throw StoreError(.importFailed, "row \(rowNumber) has \(values.count) values for \(positional.count) columns")
-        }
-        var given = [PredicateValue?](repeating: nil, count: attributes.count + toOne.count)
-        for (k, i) in positional.enumerated() { given[i] = values[k] }
-        var out: [SQLValue] = []
-        out.reserveCapacity(columns.count)
-        for (i, a) in attributes.enumerated() { out.append(try value(given[i], a)) }
-        for (j, r) in toOne.enumerated() { out.append(try link(r, given[attributes.count + j] ?? .null)) }
-        if let entityNumber { out.append(.integer(entityNumber)) }
-        return out
-    }
-
     /// Where each parameter of the INSERT comes from, for the positional (import) path.
     enum Slot {
         case given(Int, ModelAttribute)

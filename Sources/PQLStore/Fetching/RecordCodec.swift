@@ -29,7 +29,7 @@ enum RecordCodec {
             case .int(let x): i = x
             case .bool(let b): i = b ? 1 : 0
             case .double(let d) where d.rounded() == d && abs(d) < 9.2e18: i = Int64(d)
-            case .decimal(let d) where d == d.rounded0 && abs(NSDecimalNumber(decimal: d).doubleValue) < 9.2e18:
+            case .decimal(let d) where d == d.rounded(towardZero: true) && abs(NSDecimalNumber(decimal: d).doubleValue) < 9.2e18:
                 i = NSDecimalNumber(decimal: d).int64Value
             default: throw wrong()
             }
@@ -79,48 +79,5 @@ enum RecordCodec {
         case .date: return "give a date: {\"$date\": \"2013-01-01T05:00:00Z\"}, an ISO-8601 string, or seconds since 2001"
         case .binary: return "give data, or a base64 string"
         }
-    }
-
-    /// The value read from column `i` for attribute type `type` (nil: as stored).
-    static func value(_ s: SQLiteStatement, _ i: Int32, type: AttributeType?) -> PredicateValue {
-        switch s.value(i) {
-        case .null: return .null
-        case .integer(let n):
-            switch type {
-            case .boolean?: return .bool(n != 0)
-            case .date?: return .date(Date(timeIntervalSinceReferenceDate: Double(n)))
-            case .double?, .float?: return .double(Double(n))
-            case .decimal?: return .decimal(Decimal(n))
-            default: return .int(n)
-            }
-        case .real(let d):
-            switch type {
-            case .date?: return .date(Date(timeIntervalSinceReferenceDate: d))
-            case .decimal?: return .decimal(Decimal(string: String(d)) ?? Decimal(d))
-            default: return .double(d)
-            }
-        case .text(let t): return .string(t)
-        case .blob(let b): return .data(b)
-        }
-    }
-}
-
-extension PredicateValue {
-    var doubleValue: Double? {
-        switch self {
-        case .int(let i): return Double(i)
-        case .double(let d): return d
-        case .decimal(let d): return NSDecimalNumber(decimal: d).doubleValue
-        case .bool(let b): return b ? 1 : 0
-        default: return nil
-        }
-    }
-}
-
-extension Decimal {
-    var rounded0: Decimal {
-        var x = self, r = Decimal()
-        NSDecimalRound(&r, &x, 0, .plain)
-        return r
     }
 }

@@ -14,7 +14,7 @@ struct SelectBuilder {
     struct Statement {
         var compiled: CompiledSQL
         /// For records: the attribute read from each column after the key (and entity number).
-        var attributes: [(name: String, type: AttributeType?)] = []
+        var attributes: [(name: String, kind: SQLKind)] = []
         var hasEntityColumn = false
     }
 
@@ -55,7 +55,7 @@ struct SelectBuilder {
             terms.append("\(x.sql)\(collate) \(rule.ascending ? "ASC" : "DESC")")
         }
         if terms.isEmpty { return "" }
-        terms.append("t0.\(SQLIdentifier.quote(scope.primaryKey))")
+        terms.append(scope.keyColumn)
         return " ORDER BY " + terms.joined(separator: ", ")
     }
 
@@ -69,17 +69,17 @@ struct SelectBuilder {
     /// Whole records: the key, the entity number if entities share the table, every attribute.
     mutating func records() throws(StoreError) -> Statement {
         let w = try whereClause(), o = try orderClause(), p = pageClause()
-        var columns = ["t0.\(SQLIdentifier.quote(scope.primaryKey))"]
+        var columns = [scope.keyColumn]
         var st = Statement(compiled: CompiledSQL(sql: "", bindings: []))
         if model.isInheritanceTree(entity) {
-            columns.append("t0.\(SQLIdentifier.quote(StoreSchema.entityColumn))")
+            columns.append(SQLIdentifier.column(StoreSchema.entityColumn, of: "t0"))
             st.hasEntityColumn = true
         }
         var seen: Set<String> = []
         for e in model.descendants(entity) {
             for a in model.allAttributes(e) where seen.insert(a.name).inserted {
-                columns.append("t0.\(SQLIdentifier.quote(a.column))")
-                st.attributes.append((a.name, a.type))
+                columns.append(SQLIdentifier.column(a.column, of: "t0"))
+                st.attributes.append((a.name, SQLKind(a.type)))
             }
         }
         st.compiled = CompiledSQL(sql: "SELECT \(columns.joined(separator: ", ")) FROM \(scope.fromClause)\(w)\(o)\(p)",
@@ -90,7 +90,7 @@ struct SelectBuilder {
     /// The keys of the matching rows (for batch update and delete).
     mutating func keys() throws(StoreError) -> CompiledSQL {
         let w = try whereClause(), o = try orderClause(), p = pageClause()
-        return CompiledSQL(sql: "SELECT t0.\(SQLIdentifier.quote(scope.primaryKey)) FROM \(scope.fromClause)\(w)\(o)\(p)",
+        return CompiledSQL(sql: "SELECT \(scope.keyColumn) FROM \(scope.fromClause)\(w)\(o)\(p)",
                            bindings: compiler.bindings.values)
     }
 
@@ -113,14 +113,14 @@ struct SelectBuilder {
             switch try compiler.resolve(path, from: scope, alias: "t0", entity: entity, whole: path) {
             case .scalar(let e) where !e.isObject:
                 columns.append(e.sql)
-                st.attributes.append((key, attributeType(of: path)))
+                st.attributes.append((key, e.kind))
             case .scalar, .values:
                 throw StoreError(.unsupported, "'\(key)' is a relationship, not a value", hint: "choose one of its attributes: \(key).name")
             case .collection(let src):
                 if src.rest.contains(where: { $0.hasPrefix("@") }) {
                     let e = try compiler.aggregate(src)
                     columns.append(e.sql)
-                    st.attributes.append((key, nil))
+                    st.attributes.append((key, .unknown))
                 } else {
                     throw StoreError(.unsupported, "'\(key)' is a to-many key path: one row has many values",
                                      hint: "fetch \(src.name).@count, or fetch the \(src.destination.name) entity instead")
@@ -132,15 +132,5 @@ struct SelectBuilder {
         st.compiled = CompiledSQL(sql: "SELECT \(distinct ? "DISTINCT " : "")\(columns.joined(separator: ", ")) FROM \(scope.fromClause)\(w)\(o)\(p)",
                                   bindings: compiler.bindings.values)
         return st
-    }
-
-    private func attributeType(of path: [String]) -> AttributeType? {
-        var e = entity
-        for (i, key) in path.enumerated() {
-            if i == path.count - 1 { return model.allAttributes(e).first { $0.name == key }?.type }
-            guard let r = model.allRelationships(e).first(where: { $0.name == key }), let d = try? model.entity(named: r.destination) else { return nil }
-            e = d
-        }
-        return nil
     }
 }

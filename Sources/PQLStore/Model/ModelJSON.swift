@@ -297,27 +297,16 @@ enum ModelJSONDecoder {
         return FetchTemplate(name: name, entity: entity, predicate: predicate, sort: sort, limit: limit)
     }
 
-    static let sortOptions = ["asc", "desc", "ci", "localized", "literal"]
-
-    /// `key.path[:asc|:desc][:ci|:localized|:literal]`.
+    /// `key.path[:asc|:desc][:ci|:localized|:literal]` (``SortRule/init(spec:)``).
     static func sortRule(_ text: String) throws(ValueProblem) -> SortRule {
-        let parts = text.split(separator: ":", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
-        guard let key = parts.first, !key.isEmpty, !key.split(separator: ".", omittingEmptySubsequences: false).contains(where: \.isEmpty) else {
-            throw ValueProblem("sort '\(text)' has no valid key path", hint: "write \"key\" or \"key.path\", then options such as \":desc\" or \":ci\"")
-        }
-        var rule = SortRule(key)
-        for option in parts.dropFirst() {
-            switch option.lowercased() {
-            case "asc", "ascending": rule.ascending = true
-            case "desc", "descending": rule.ascending = false
-            case "ci", "c", "caseinsensitive": rule.comparison = .caseInsensitive
-            case "localized", "l": rule.comparison = .localized
-            case "literal": rule.comparison = .literal
-            default:
-                throw ValueProblem("unknown sort option '\(option)' in '\(text)'", hint: ModelFiles.didYouMean(option, sortOptions))
+        do { return try SortRule(spec: text) } catch {
+            switch error.kind {
+            case .missingKeyPath:
+                throw ValueProblem("sort '\(text)' has no valid key path", hint: "write \"key\" or \"key.path\", then options such as \":desc\" or \":ci\"")
+            case .unknownModifier(let option):
+                throw ValueProblem("unknown sort option '\(option)' in '\(text)'", hint: ModelFiles.didYouMean(option, SortRule.specModifiers))
             }
         }
-        return rule
     }
 
     struct ValueProblem: Error {
@@ -563,21 +552,10 @@ enum ModelJSONEncoder {
     static func template(_ t: FetchTemplate) -> Value {
         var o: [String: Value] = [
             "name": .string(t.name), "entity": .string(t.entity), "predicate": .string(t.predicate),
-            "sort": .array(t.sort.map { .string(sortText($0)) }),
+            "sort": .array(t.sort.map { .string($0.spec) }),
         ]
         if let l = t.limit { o["limit"] = .int(Int64(l)) }
         return .object(o)
-    }
-
-    static func sortText(_ r: SortRule) -> String {
-        var s = r.keyPath.joined(separator: ".")
-        if !r.ascending { s += ":desc" }
-        switch r.comparison {
-        case .literal: break
-        case .caseInsensitive: s += ":ci"
-        case .localized: s += ":localized"
-        }
-        return s
     }
 
     /// Values the reader turns back into the same ones for the attribute's type: decimals as
@@ -607,7 +585,7 @@ enum ModelJSONEncoder {
         case .bool(let b): out += b ? "true" : "false"
         case .int(let i): out += String(i)
         case .number(let n): out += n
-        case .string(let s): quote(s, to: &out)
+        case .string(let s): JSONText.quote(s, to: &out)
         case .array(let a):
             if a.isEmpty { out += "[]"; return }
             // Short lists of names (index groups, sort keys) read best on one line.
@@ -632,30 +610,12 @@ enum ModelJSONEncoder {
             let keys = o.keys.sorted()
             for (k, key) in keys.enumerated() {
                 out += inner
-                quote(key, to: &out)
+                JSONText.quote(key, to: &out)
                 out += ": "
                 write(o[key] ?? .null, indent: inner, to: &out)
                 out += k == keys.count - 1 ? "\n" : ",\n"
             }
             out += indent + "}"
         }
-    }
-
-    static func quote(_ s: String, to out: inout String) {
-        out += "\""
-        for u in s.unicodeScalars {
-            switch u {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where u.value < 0x20:
-                let hex = String(u.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(u)
-            }
-        }
-        out += "\""
     }
 }

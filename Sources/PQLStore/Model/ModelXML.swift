@@ -61,9 +61,11 @@ struct ModelXMLReader {
     }
 
     private func starts(_ s: String) -> Bool {
-        let u = Array(s.utf8)
-        guard i + u.count <= b.count else { return false }
-        for k in 0..<u.count where b[i + k] != u[k] { return false }
+        var k = i
+        for u in s.utf8 {
+            guard k < b.count, b[k] == u else { return false }
+            k += 1
+        }
         return true
     }
 
@@ -133,17 +135,22 @@ struct ModelXMLReader {
         let start = i
         i += 2
         guard name() != nil else { throw fail("expected a name after '<?'") }
-        while i < b.count, !starts("?>") { i += 1 }
-        guard i < b.count else { throw fail("unterminated '<?' (no closing '?>')", at: start) }
-        i += 2
+        _ = try skip(past: "?>", opened: start, what: "'<?'")
     }
 
     private mutating func comment() throws(ModelXMLError) {
         let start = i
         i += 4
-        while i < b.count, !starts("-->") { i += 1 }
-        guard i < b.count else { throw fail("unterminated comment (no closing '-->')", at: start) }
-        i += 3
+        _ = try skip(past: "-->", opened: start, what: "comment")
+    }
+
+    /// Moves past the next `end`, returning the bytes before it; an error names `what` opened at `opened`.
+    private mutating func skip(past end: String, opened: Int, what: String) throws(ModelXMLError) -> ArraySlice<UInt8> {
+        let from = i
+        while i < b.count, !starts(end) { i += 1 }
+        guard i < b.count else { throw fail("unterminated \(what) (no closing '\(end)')", at: opened) }
+        defer { i += end.utf8.count }
+        return b[from..<i]
     }
 
     private mutating func doctype() throws(ModelXMLError) {
@@ -209,9 +216,7 @@ struct ModelXMLReader {
             } else if starts("<![CDATA[") {
                 let cdataStart = i
                 i += 9
-                while i < b.count, !starts("]]>") { text.append(b[i]); i += 1 }
-                guard i < b.count else { throw fail("unterminated CDATA section (no closing ']]>')", at: cdataStart) }
-                i += 3
+                text.append(contentsOf: try skip(past: "]]>", opened: cdataStart, what: "CDATA section"))
             } else if starts("<?") {
                 try processingInstruction()
             } else if starts("<!") {

@@ -14,7 +14,7 @@ extension PredicateSQLCompiler {
         throws(StoreError) -> (from: SQLScope, conditions: [String])
     {
         let inner = makeScope(src.destination)
-        let remote = "\(inner.alias).\(SQLIdentifier.quote(src.remoteColumn))"
+        let remote = SQLIdentifier.column(src.remoteColumn, of: inner.alias)
         var conditions = [correlated ? "\(remote) = \(src.outerKey.sql)" : "\(remote) IS NOT NULL"]
         if let f = entityFilter(src.destination, alias: inner.alias) { conditions.append(f) }
         // The element value, when the path goes on past the relationship.
@@ -100,7 +100,6 @@ extension PredicateSQLCompiler {
     /// `ANY`/`ALL` (and `NONE` = `NOT ANY`) over a collection.
     mutating func compileQuantified(_ c: ComparisonNode, options: SharedSemantics.Options, in scope: SQLScope) throws(StoreError) -> SQLCondition {
         let isAll = c.quantifier == .all
-        let plain = ComparisonNode(.direct, c.lhs, c.op, c.rhs, options: c.options)
         switch try operand(c.lhs, in: scope) {
         case .collection(let src) where src.filter == nil && !src.rest.contains(where: { $0.hasPrefix("@") }):
             if src.rest.isEmpty {
@@ -114,7 +113,7 @@ extension PredicateSQLCompiler {
                 let cond = try compiler.compareElement(c.op, options: options, element, r, scope: scope)
                 return isAll ? "NOT coalesce(\(cond.sql), 0)" : cond.sql
             }
-            let remote = "\(from.alias).\(SQLIdentifier.quote(src.remoteColumn))"
+            let remote = SQLIdentifier.column(src.remoteColumn, of: from.alias)
             let sub = "SELECT \(remote) FROM \(from.fromClause) WHERE \(conditions.joined(separator: " AND "))"
             if isAll {
                 // ALL over no elements holds (§6.7), including a row whose key is NULL.
@@ -131,7 +130,6 @@ extension PredicateSQLCompiler {
             let joined = parts.map { isAll ? $0.definite : $0.sql }
             return SQLCondition(sql: "(" + joined.joined(separator: isAll ? " AND " : " OR ") + ")", nullable: !isAll && parts.contains { $0.nullable })
         default:
-            _ = plain
             throw fail(.unsupported, "\(isAll ? "ALL" : "ANY") needs a to-many key path or a collection on its left",
                        hint: "drop the quantifier for a single value, or quantify over a to-many relationship's attribute",
                        near: c.lhs.keyName ?? (isAll ? "ALL" : "ANY"))
@@ -181,7 +179,7 @@ extension PredicateSQLCompiler {
             guard let element else { return nil }
             return try compiler.compare(.equal, options: literal, element, x).sql
         }
-        let remote = "\(from.alias).\(SQLIdentifier.quote(src.remoteColumn))"
+        let remote = SQLIdentifier.column(src.remoteColumn, of: from.alias)
         let guardNil = x.nullable ? "\(x.sql) IS NOT NULL AND " : ""
         return SQLCondition(sql: "(\(guardNil)\(src.outerKey.sql) IN (SELECT \(remote) FROM \(from.fromClause) WHERE \(conditions.joined(separator: " AND "))))",
                             nullable: true)

@@ -122,7 +122,7 @@ extension PredicateSQLCompiler {
             switch variables[name] {
             case .value(let x)?: return x
             case .object(let s)?:
-                return SQLExpression(sql: s.column(s.primaryKey, of: s.alias), kind: .unknown, nullable: false, isObject: true)
+                return SQLExpression(sql: s.keyColumn, kind: .unknown, nullable: false, isObject: true)
             case nil:
                 throw fail(.unboundVariable, "no value for the variable $\(name)",
                            hint: "pass it in the query's variables, or --var \(name)=VALUE on the command line", near: "$" + name)
@@ -156,7 +156,7 @@ extension PredicateSQLCompiler {
             return SQLExpression(sql: "(CASE WHEN \(cond) THEN \(x.sql) ELSE \(y.sql) END)",
                                  kind: x.kind == y.kind ? x.kind : .unknown, nullable: x.nullable || y.nullable)
         case .evaluatedObject:
-            return SQLExpression(sql: scope.column(scope.primaryKey, of: scope.alias), kind: .unknown, nullable: false, isObject: true)
+            return SQLExpression(sql: scope.keyColumn, kind: .unknown, nullable: false, isObject: true)
         case .setOperation:
             if e.isRowIndependent { return bind(try fold(e)) }
             throw fail(.unsupported, "UNION, INTERSECT and MINUS of key paths have no SQL form",

@@ -46,7 +46,7 @@ extension PredicateSQLCompiler {
                     throw fail(.unsupported, "invalid keypath '\(whole.joined(separator: "."))': it continues after the attribute '\(key)'",
                                hint: "\(key) is a \(a.type.rawValue); only relationships can be followed with '.'", near: path[i + 1])
                 }
-                let sql = "\(alias).\(SQLIdentifier.quote(a.column))"
+                let sql = SQLIdentifier.column(a.column, of: alias)
                 let nullable = a.isOptional || alias != scope.alias || model.root(entity).name != model.root(scope.entity).name
                 return .scalar(SQLExpression(sql: sql, kind: SQLKind(a.type), nullable: nullable || i > 0))
             }
@@ -57,7 +57,7 @@ extension PredicateSQLCompiler {
             let l = try link(r, from: entity)
             if r.isToMany {
                 try checkKeys(Array(path[(i + 1)...]), from: l.destination)
-                let outer = SQLExpression(sql: "\(alias).\(SQLIdentifier.quote(l.local))", kind: .unknown,
+                let outer = SQLExpression(sql: SQLIdentifier.column(l.local, of: alias), kind: .unknown,
                                           nullable: l.local != model.root(entity).primaryKey || i > 0)
                 return .collection(CollectionSource(name: key, outerKey: outer, destination: l.destination,
                                                     remoteColumn: l.remote, rest: Array(path[(i + 1)...])))
@@ -67,13 +67,13 @@ extension PredicateSQLCompiler {
             alias = next
             entity = l.destination
             if last {
-                let key = "\(alias).\(SQLIdentifier.quote(model.root(entity).primaryKey))"
+                let key = SQLIdentifier.column(model.root(entity).primaryKey, of: alias)
                 return .scalar(SQLExpression(sql: key, kind: .unknown, nullable: true, isObject: true))
             }
             i += 1
         }
         // An empty path (a bare SUBQUERY variable) is the object itself.
-        return .scalar(SQLExpression(sql: "\(alias).\(SQLIdentifier.quote(model.root(entity).primaryKey))", kind: .unknown,
+        return .scalar(SQLExpression(sql: SQLIdentifier.column(model.root(entity).primaryKey, of: alias), kind: .unknown,
                                      nullable: false, isObject: true))
     }
 }

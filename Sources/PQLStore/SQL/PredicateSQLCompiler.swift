@@ -40,32 +40,19 @@ struct PredicateSQLCompiler {
     }
 
     mutating func bind(_ v: PredicateValue) -> SQLExpression {
-        let sql = bindings.add(Self.sqlValue(v))
+        // Collections never reach a parameter: IN and BETWEEN take their elements apart first.
+        let sql = bindings.add(SQLValue(v) ?? .null)
         return SQLExpression(sql: sql, kind: SQLKind(v), nullable: v.isNull, constant: v)
     }
 
     mutating func bindRaw(_ v: SQLValue) -> String { bindings.add(v) }
-
-    static func sqlValue(_ v: PredicateValue) -> SQLValue {
-        switch v {
-        case .null: return .null
-        case .bool(let b): return .integer(b ? 1 : 0)
-        case .int(let i): return .integer(i)
-        case .double(let d): return .real(d)
-        case .decimal(let d): return .real(NSDecimalNumber(decimal: d).doubleValue)
-        case .string(let s): return .text(s)
-        case .date(let d): return .real(d.timeIntervalSinceReferenceDate)
-        case .data(let d): return .blob(d)
-        case .array, .set, .dictionary: return .null
-        }
-    }
 
     /// The rows of `entity` in `scope` (sub-entities share their root's table).
     mutating func entityFilter(_ entity: ModelEntity, alias: String) -> String? {
         // The root's table holds exactly the root's tree: only a sub-entity needs a filter.
         guard model.isInheritanceTree(entity), entity.parent != nil else { return nil }
         let list = model.descendants(entity).map { bindRaw(.integer(Int64(model.entityNumber($0)))) }.joined(separator: ", ")
-        return "\(alias).\(SQLIdentifier.quote(StoreSchema.entityColumn)) IN (\(list))"
+        return "\(SQLIdentifier.column(StoreSchema.entityColumn, of: alias)) IN (\(list))"
     }
 
     // MARK: predicates

@@ -1,3 +1,4 @@
+import Foundation
 import PQL
 
 /// What the compiler knows statically about an SQL operand's values. SQLite stores dates,
@@ -61,6 +62,40 @@ enum SQLKind: Hashable {
         }
     }
 
+    /// The kind a shared function's tag names (see `tag`); other tags read values as stored.
+    init(tag: Int32) {
+        switch tag {
+        case 1: self = .boolean
+        case 2: self = .date
+        case 3: self = .decimal
+        default: self = .unknown
+        }
+    }
+
+    /// A stored SQLite value read as a value of this kind: dates, booleans and decimals come
+    /// back from the numbers they are stored as; an integer in a REAL column is a double.
+    func value(_ v: SQLValue) -> PredicateValue {
+        switch v {
+        case .null: return .null
+        case .integer(let n):
+            switch self {
+            case .boolean: return .bool(n != 0)
+            case .date: return .date(Date(timeIntervalSinceReferenceDate: Double(n)))
+            case .real: return .double(Double(n))
+            case .decimal: return .decimal(Decimal(n))
+            default: return .int(n)
+            }
+        case .real(let d):
+            switch self {
+            case .date: return .date(Date(timeIntervalSinceReferenceDate: d))
+            case .decimal: return .decimal(Decimal(string: String(d)) ?? Decimal(d))
+            default: return .double(d)
+            }
+        case .text(let t): return .string(t)
+        case .blob(let b): return .data(b)
+        }
+    }
+
     /// Whether SQLite's own comparison of the two agrees with the evaluator's for non-nil values.
     func comparesNatively(with other: SQLKind) -> Bool {
         let a = domain, b = other.domain
@@ -73,4 +108,7 @@ enum SQLIdentifier {
     static func quote(_ name: String) -> String {
         "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
+
+    /// `alias."column"`.
+    static func column(_ name: String, of alias: String) -> String { "\(alias).\(quote(name))" }
 }

@@ -17,7 +17,8 @@ final class SQLScope {
         self.alias = alias
     }
 
-    func column(_ name: String, of alias: String) -> String { "\(alias).\(SQLIdentifier.quote(name))" }
+    /// This scope's row key, `alias."Z_PK"`.
+    var keyColumn: String { SQLIdentifier.column(primaryKey, of: alias) }
 
     /// The alias of `relationship`'s destination reached from `from`, joining it once.
     func join(_ relationship: ModelRelationship, from: String, destinationTable: String, destination: ModelEntity,
@@ -25,7 +26,7 @@ final class SQLScope {
         let key = "\(from).\(relationship.name)"
         if let j = joined[key] { return j.alias }
         let a = nextAlias()
-        joins.append("LEFT JOIN \(SQLIdentifier.quote(destinationTable)) \(a) ON \(a).\(SQLIdentifier.quote(remoteColumn)) = \(from).\(SQLIdentifier.quote(localColumn))")
+        joins.append("LEFT JOIN \(SQLIdentifier.quote(destinationTable)) \(a) ON \(SQLIdentifier.column(remoteColumn, of: a)) = \(SQLIdentifier.column(localColumn, of: from))")
         joined[key] = (a, destination)
         return a
     }

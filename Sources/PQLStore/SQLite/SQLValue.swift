@@ -1,4 +1,5 @@
 import Foundation
+import PQL
 
 /// One SQLite value, as bound to a parameter or read from a column.
 ///
@@ -20,6 +21,24 @@ public enum SQLValue: Hashable, Sendable, CustomStringConvertible {
         case .text(let s):
             return "'" + s.replacingOccurrences(of: "'", with: "''") + "'"
         case .blob(let d): return "x'" + d.map { String(format: "%02X", $0) }.joined() + "'"
+        }
+    }
+}
+
+extension SQLValue {
+    /// How a predicate value is stored: booleans as 0/1, dates as seconds since 2001 (D8),
+    /// decimals as REAL. nil for collections, which have no single SQL value.
+    init?(_ v: PredicateValue) {
+        switch v {
+        case .null: self = .null
+        case .bool(let b): self = .integer(b ? 1 : 0)
+        case .int(let i): self = .integer(i)
+        case .double(let d): self = .real(d)
+        case .decimal(let d): self = .real(NSDecimalNumber(decimal: d).doubleValue)
+        case .string(let s): self = .text(s)
+        case .date(let d): self = .real(d.timeIntervalSinceReferenceDate)
+        case .data(let d): self = .blob(d)
+        case .array, .set, .dictionary: return nil
         }
     }
 }

@@ -28,30 +28,23 @@ enum SQLiteFunctions {
     // MARK: values
 
     static func value(_ v: OpaquePointer?, kind tag: Int32 = 0) -> PredicateValue {
+        let stored = sqlValue(v)
         // Tag + 8: the operand is a pql_fn result, whose NULL is NaN (SQLite stores no NaN).
-        let kind = tag & 7
+        if stored == .null && tag & 8 != 0 { return .double(.nan) }
+        return SQLKind(tag: tag & 7).value(stored)
+    }
+
+    /// A function argument as SQLite holds it.
+    static func sqlValue(_ v: OpaquePointer?) -> SQLValue {
         switch sqlite3_value_type(v) {
-        case SQLITE_INTEGER:
-            let i = sqlite3_value_int64(v)
-            switch kind {
-            case 1: return .bool(i != 0)
-            case 2: return .date(Date(timeIntervalSinceReferenceDate: Double(i)))
-            case 3: return .decimal(Decimal(i))
-            default: return .int(i)
-            }
-        case SQLITE_FLOAT:
-            let d = sqlite3_value_double(v)
-            switch kind {
-            case 2: return .date(Date(timeIntervalSinceReferenceDate: d))
-            case 3: return .decimal(Decimal(string: String(d)) ?? Decimal(d))
-            default: return .double(d)
-            }
-        case SQLITE_TEXT: return .string(text(v))
+        case SQLITE_INTEGER: return .integer(sqlite3_value_int64(v))
+        case SQLITE_FLOAT: return .real(sqlite3_value_double(v))
+        case SQLITE_TEXT: return .text(text(v))
         case SQLITE_BLOB:
             let n = Int(sqlite3_value_bytes(v))
-            guard n > 0, let p = sqlite3_value_blob(v) else { return .data(Data()) }
-            return .data(Data(bytes: p, count: n))
-        default: return tag & 8 != 0 ? .double(.nan) : .null
+            guard n > 0, let p = sqlite3_value_blob(v) else { return .blob(Data()) }
+            return .blob(Data(bytes: p, count: n))
+        default: return .null
         }
     }
 
@@ -61,13 +54,12 @@ enum SQLiteFunctions {
     }
 
     static func result(_ ctx: OpaquePointer?, _ v: PredicateValue) {
-        switch v {
-        case .null: sqlite3_result_null(ctx)
-        case .bool(let b): sqlite3_result_int64(ctx, b ? 1 : 0)
-        case .int(let i): sqlite3_result_int64(ctx, i)
-        case .double(let d): sqlite3_result_double(ctx, d)
-        case .decimal(let d): sqlite3_result_double(ctx, NSDecimalNumber(decimal: d).doubleValue)
-        case .string(let s):
+        switch SQLValue(v) {
+        case nil: fail(ctx, "a collection value has no SQL form here")
+        case .null?: sqlite3_result_null(ctx)
+        case .integer(let i)?: sqlite3_result_int64(ctx, i)
+        case .real(let d)?: sqlite3_result_double(ctx, d)
+        case .text(let s)?:
             // By length, not as a C string: a NUL inside the text must not cut it short.
             var t = s
             t.withUTF8 { buffer in
@@ -76,12 +68,9 @@ enum SQLiteFunctions {
                     sqlite3_result_text64(ctx, $0, sqlite3_uint64(buffer.count), sqliteTransient, UInt8(SQLITE_UTF8))
                 }
             }
-        case .date(let d): sqlite3_result_double(ctx, d.timeIntervalSinceReferenceDate)
-        case .data(let d):
+        case .blob(let d)?:
             if d.isEmpty { return sqlite3_result_zeroblob(ctx, 0) }
             d.withUnsafeBytes { sqlite3_result_blob64(ctx, $0.baseAddress, sqlite3_uint64($0.count), sqliteTransient) }
-        case .array, .set, .dictionary:
-            fail(ctx, "a collection value has no SQL form here")
         }
     }
 

@@ -1,0 +1,62 @@
+import Foundation
+
+extension SortRule {
+    /// Why a sort spec did not parse.
+    public struct SpecError: Error, Hashable, Sendable {
+        public enum Kind: Hashable, Sendable {
+            /// The spec has no key path, or one with an empty component (`a..b`).
+            case missingKeyPath
+            /// A `:modifier` that is not one of ``SortRule/specModifiers``.
+            case unknownModifier(String)
+        }
+
+        public let kind: Kind
+        /// The whole spec.
+        public let spec: String
+    }
+
+    /// The modifiers a spec accepts after its key path (plus the aliases `ascending`,
+    /// `descending`, `c`, `caseinsensitive` and `l`).
+    public static let specModifiers = ["asc", "desc", "ci", "localized", "literal"]
+
+    /// A sort rule from its text form, `key.path[:asc|:desc][:ci|:localized|:literal]`, as
+    /// `pql --sort` and model files write it.
+    ///
+    /// ```swift
+    /// let rule = try SortRule(spec: "name:ci:desc")   // name, case-insensitive, descending
+    /// ```
+    public init(spec: String) throws(SpecError) {
+        let parts = spec.split(separator: ":", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+        guard let key = parts.first, !key.isEmpty,
+              !key.split(separator: ".", omittingEmptySubsequences: false).contains(where: \.isEmpty) else {
+            throw SpecError(kind: .missingKeyPath, spec: spec)
+        }
+        self.init(key)
+        for modifier in parts.dropFirst() {
+            switch modifier.lowercased() {
+            case "asc", "ascending": ascending = true
+            case "desc", "descending": ascending = false
+            case "ci", "c", "caseinsensitive": comparison = .caseInsensitive
+            case "localized", "l": comparison = .localized
+            case "literal": comparison = .literal
+            default: throw SpecError(kind: .unknownModifier(modifier), spec: spec)
+            }
+        }
+    }
+
+    /// The rule's text form, which ``init(spec:)`` reads back.
+    ///
+    /// ```swift
+    /// SortRule("age", ascending: false).spec   // "age:desc"
+    /// ```
+    public var spec: String {
+        var s = keyPath.joined(separator: ".")
+        if !ascending { s += ":desc" }
+        switch comparison {
+        case .literal: break
+        case .caseInsensitive: s += ":ci"
+        case .localized: s += ":localized"
+        }
+        return s
+    }
+}
