@@ -32,9 +32,11 @@ let package = Package(
         ),
         // Release-mode benchmarks (not tests): `swift run -c release pql-bench`.
         .executableTarget(name: "pql-bench", dependencies: ["PQL", "PQLStore", "CSQLite"], path: "Benchmarks/pql-bench"),
-        .testTarget(name: "PQLTests", dependencies: ["PQL"], path: "Tests/PQLTests",
+        // The seeded random generator both test targets draw their cases from.
+        .target(name: "PQLTestSupport", path: "Tests/PQLTestSupport"),
+        .testTarget(name: "PQLTests", dependencies: ["PQL", "PQLTestSupport"], path: "Tests/PQLTests",
                     resources: [.copy("Fixtures")]),
-        .testTarget(name: "PQLStoreTests", dependencies: ["PQL", "PQLStore", "CSQLite"], path: "Tests/PQLStoreTests",
+        .testTarget(name: "PQLStoreTests", dependencies: ["PQL", "PQLStore", "CSQLite", "PQLTestSupport"], path: "Tests/PQLStoreTests",
                     resources: [.copy("Fixtures")]),
     ]
 )

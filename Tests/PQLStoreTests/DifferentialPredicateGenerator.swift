@@ -1,53 +1,6 @@
 import Foundation
 import PQL
-
-/// A deterministic SplitMix64 generator (a copy of the PQLTests target's `SeededSplitMix64`,
-/// which this target cannot see): the same seed gives the same data and predicates on every
-/// platform and run, so a failure is reproduced by its seed and case number.
-struct DifferentialRandom: RandomNumberGenerator {
-    private(set) var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// The seed of case `index` of a run with `seed`: cases are independent, so one failing
-    /// case can be replayed alone.
-    static func caseSeed(_ seed: UInt64, _ index: Int) -> UInt64 {
-        var g = DifferentialRandom(seed: seed ^ (UInt64(truncatingIfNeeded: index) &* 0xD1B5_4A32_D192_ED03))
-        return g.next()
-    }
-
-    /// A seed from the environment variable `name` (decimal or 0x-hex), else nil.
-    static func seed(fromEnvironment name: String) -> UInt64? {
-        guard let text = ProcessInfo.processInfo.environment[name] else { return nil }
-        if text.lowercased().hasPrefix("0x") { return UInt64(text.dropFirst(2), radix: 16) }
-        return UInt64(text)
-    }
-
-    mutating func int(in range: ClosedRange<Int>) -> Int { Int.random(in: range, using: &self) }
-
-    mutating func chance(_ p: Double) -> Bool { Double.random(in: 0..<1, using: &self) < p }
-
-    mutating func pick<T>(_ items: [T]) -> T { items[int(in: 0...(items.count - 1))] }
-
-    /// An index chosen with the given relative weights.
-    mutating func weightedIndex(_ weights: [Int]) -> Int {
-        let total = weights.reduce(0, +)
-        var r = int(in: 0...(total - 1))
-        for (i, w) in weights.enumerated() {
-            if r < w { return i }
-            r -= w
-        }
-        return weights.count - 1
-    }
-}
+import PQLTestSupport
 
 // MARK: - Data
 
@@ -97,7 +50,7 @@ struct DifferentialDataSet {
     var tags: [[[String: PredicateValue]]] = []
 
     init(seed: UInt64, people count: Int = 150, companies companyCount: Int = 8) {
-        var rng = DifferentialRandom(seed: seed)
+        var rng = SeededSplitMix64(seed: seed)
         typealias P = DifferentialPools
         for i in 0..<companyCount {
             var c: [String: PredicateValue] = ["name": .string(i < P.companyNames.count && rng.chance(0.5) ? P.companyNames[i] : rng.pick(P.companyNames))]
@@ -108,7 +61,7 @@ struct DifferentialDataSet {
         for _ in 0..<count {
             var p: [String: PredicateValue] = [:]
             // Each optional attribute is nil for some people (absent or an explicit null).
-            func maybe(_ probability: Double, _ make: (inout DifferentialRandom) -> PredicateValue) -> PredicateValue? {
+            func maybe(_ probability: Double, _ make: (inout SeededSplitMix64) -> PredicateValue) -> PredicateValue? {
                 if rng.chance(probability) { return make(&rng) }
                 return rng.chance(0.5) ? .null : nil
             }
@@ -158,11 +111,11 @@ struct DifferentialPredicateGenerator {
         var argumentGuards: [ExpressionNode] { nullable ? guards + [expr] : guards }
     }
 
-    var rng: DifferentialRandom
+    var rng: SeededSplitMix64
     /// The variable of the SUBQUERY being generated, if any.
     private var subqueryVariable: String? = nil
 
-    init(seed: UInt64) { rng = DifferentialRandom(seed: seed) }
+    init(seed: UInt64) { rng = SeededSplitMix64(seed: seed) }
 
     typealias P = DifferentialPools
 

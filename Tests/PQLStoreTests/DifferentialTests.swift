@@ -1,5 +1,6 @@
 import Foundation
 import PQL
+import PQLTestSupport
 @testable import PQLStore
 import Testing
 
@@ -11,7 +12,7 @@ import Testing
 /// seed, the case number, the predicate's canonical text, the SQL and the rows that differ;
 /// `PQL_DIFF_SEED=<n>` adds one more seed to the run.
 @Suite struct DifferentialTests {
-    static let seeds: [UInt64] = [1, 2, 3, 0xC0FFEE, 20_240_501] + (DifferentialRandom.seed(fromEnvironment: "PQL_DIFF_SEED").map { [$0] } ?? [])
+    static let seeds: [UInt64] = [1, 2, 3, 0xC0FFEE, 20_240_501] + (SeededSplitMix64.seed(fromEnvironment: "PQL_DIFF_SEED").map { [$0] } ?? [])
     static let predicatesPerSeed = 800
     static let sortsPerSeed = 200
 
@@ -169,7 +170,7 @@ import Testing
         var coverage = Coverage()
         var failures: [String] = []
         for i in 0..<Self.predicatesPerSeed {
-            var g = DifferentialPredicateGenerator(seed: DifferentialRandom.caseSeed(seed, i))
+            var g = DifferentialPredicateGenerator(seed: SeededSplitMix64.caseSeed(seed, i))
             let node = g.predicate()
             coverage.add(node)
             if let f = Self.check(node, in: world, label: "seed \(seed) case \(i)", tally: &tally) { failures.append(f) }
@@ -203,7 +204,7 @@ import Testing
         var failures: [String] = []
         var compared = 0
         for i in 0..<Self.sortsPerSeed {
-            var g = DifferentialPredicateGenerator(seed: DifferentialRandom.caseSeed(seed ^ 0x5EED, i))
+            var g = DifferentialPredicateGenerator(seed: SeededSplitMix64.caseSeed(seed ^ 0x5EED, i))
             let node = g.rng.chance(0.35) ? PredicateNode.constant(true) : g.predicate(maxDepth: 2)
             let rules = g.sortRules()
             let offset = g.rng.chance(0.5) ? 0 : g.rng.int(in: 0...60)

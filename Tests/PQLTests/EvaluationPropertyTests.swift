@@ -1,4 +1,5 @@
 import Foundation
+import PQLTestSupport
 import Testing
 @testable import PQL
 
@@ -15,18 +16,12 @@ import Testing
 /// Set `PQL_EVAL_PROPERTY_SEED` to replay another seed; a failure names its seed and predicate.
 @Suite("Evaluation: properties of random predicates")
 struct EvaluationPropertyTests {
-    /// SplitMix64: the same seed gives the same data and predicates on every platform.
+    /// SplitMix64 with this suite's own mapping onto ranges (so its seeds keep their cases).
     struct Generator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
+        var random: SeededSplitMix64
+        init(state: UInt64) { random = SeededSplitMix64(seed: state) }
         mutating func int(_ range: ClosedRange<Int>) -> Int {
-            range.lowerBound + Int(next() % UInt64(range.upperBound - range.lowerBound + 1))
+            range.lowerBound + Int(random.next() % UInt64(range.upperBound - range.lowerBound + 1))
         }
         mutating func chance(_ percent: Int) -> Bool { int(0...99) < percent }
         mutating func pick<T>(_ items: [T]) -> T { items[int(0...(items.count - 1))] }

@@ -1,4 +1,5 @@
 import Foundation
+import PQLTestSupport
 import Testing
 import PQL
 

@@ -1,4 +1,5 @@
 import Foundation
+import PQLTestSupport
 import PQL
 
 /// Random sentences of an ``EBNFGrammar``, with the format arguments their `%` specifiers need.

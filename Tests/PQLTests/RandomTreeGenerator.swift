@@ -1,4 +1,5 @@
 import Foundation
+import PQLTestSupport
 import PQL
 
 /// Random `PredicateNode` / `ExpressionNode` trees built directly from the enum cases, in the
