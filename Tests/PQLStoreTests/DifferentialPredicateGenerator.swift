@@ -16,6 +16,9 @@ enum DifferentialPools {
         "", " ", "a", "A", "ab", "Ab", "abc", "ABC", "Zoë", "zoe", "Zoe", "Ærø", "naïve", "naive", "Ǆemal", "ǅemal",
         "ﬁle", "file", "a*b", "a?c", "50%", "x_y", "[br]", "back\\slash", "line\nbreak", "Tōkyō", "Tokyo", "北京",
         "\u{E000}private", "𝔘nicode", "nul\u{0}byte", "Ünal", "unal", "ÜNAL", "Ümit", "Ōtani", "O\u{304}tani",
+        // For case-insensitive prefixes: a + mark (composes to á), ẚ (folds to aʾ), fullwidth,
+        // Kelvin sign and long s (fold to k and s), LIKE's wildcards and escape as first letter.
+        "a\u{301}bc", "ẚx", "Ａnna", "\u{212A}elvin", "kelvin", "s\u{17F}x", "%pct", "_under", "\\back", "a\u{334}z",
     ]
     static let cities: [String] = [
         "Paris", "paris", "PARIS", "Lima", "São Paulo", "Sao Paulo", "Zürich", "Zurich", "ZÜRICH", "İzmir", "izmir",

@@ -303,6 +303,33 @@ import Testing
     /// SQLite stores a REAL -0.0 as the integer 0, so the store reads back +0.0: `==` cannot
     /// tell (memory says -0.0 == 0.0 too), but a division by it can (1 / -0.0 is -infinity).
     /// The random data therefore holds no -0.0.
+    /// `BEGINSWITH[c]` compiles to index ranges on an indexed column and to LIKE on a scanned
+    /// one: both agree with memory, for prefixes where folding is more than ASCII case.
+    @Test func caseInsensitivePrefixesAgreeWithAndWithoutIndexes() throws {
+        let needles = ["a", "A", "ab", "aB", "abc", "abcd", "s", "ss", "ß", "ẞ", "k", "K", "\u{212A}", "é", "e", "jo", "JOS",
+                       "Jos\u{301}", "%", "_", "\\", "%p", "1", "ｆ", "Ａ", "ẚ", "i", "İ", "ı", "ǆ", "ς", "a b", "z", "😀", "\u{0}", "a\u{301}"]
+        var failures: [String] = []
+        var tally = Tally()
+        for seed in Self.seeds.prefix(2) {
+            for dropIndexes in [false, true] {
+                let world = try World(seed: seed)
+                if dropIndexes { try world.store.dropIndexes() }
+                for needle in needles {
+                    for key in ["name", "email", "employer.name"] {
+                        for format in ["\(key) BEGINSWITH[c] %@", "NOT (\(key) BEGINSWITH[c] %@)"] {
+                            let node = try PredicateNode(format: format, argumentArray: [needle])
+                            if let f = Self.check(node, in: world, label: "seed \(seed) indexes \(!dropIndexes) '\(format)' \(needle.debugDescription)", tally: &tally) {
+                                failures.append(f)
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        Self.record(failures, "case-insensitive prefixes")
+        #expect(tally.memoryErrors == 0, "\(tally)")
+    }
+
     @Test func negativeZeroLosesItsSign() throws {
         let f = try PeopleModel.make(people: [["name": "a", "score": .double(-0.0)], ["name": "b", "score": .double(0.0)]],
                                      companies: [], employer: [nil, nil], tags: [[], []])

@@ -159,6 +159,66 @@ extension SharedSemantics {
         }
         return members.sorted { $0.value < $1.value }
     }
+
+    /// `BEGINSWITH[c] needle` as ranges of strings in Unicode scalar order (SQLite's BINARY
+    /// order), one group per scalar a matching string can start with: every matching string
+    /// lies in some group's `envelope`, and every string in one of its `certain` ranges
+    /// matches, so the exact test is needed only for the rest of the envelope. nil when
+    /// ``caseInsensitivePrefixStarts(_:)`` is.
+    ///
+    /// The certain ranges are the ASCII spellings of an ASCII fold with at most three letters
+    /// (`a`/`A`, `ab`/`aB`/`Ab`/`AB`), each followed by nothing or by a scalar below U+0300: such
+    /// a string folds to the needle followed by the fold of the rest, since no scalar below
+    /// U+0300 composes with, or changes the case of, what precedes it.
+    ///
+    /// ```swift
+    /// let groups = SharedSemantics.caseInsensitivePrefixRanges("a")!
+    /// // ["A", "B") certain ["A", "A\u{300}"); ["a", "b") certain ["a", "a\u{300}");
+    /// // ["ẚ", "ẛ"), ["Ａ", "Ｂ"), ["ａ", "ｂ") with nothing certain
+    /// ```
+    package static func caseInsensitivePrefixRanges(_ needle: String) -> [PrefixRangeGroup]? {
+        guard let starts = caseInsensitivePrefixStarts(needle) else { return nil }
+        let folded = StringFolding.fold(needle, caseInsensitive: true, diacriticInsensitive: false)
+        var spellings: [String] = []
+        let bytes = Array(folded.utf8)
+        if !bytes.isEmpty, bytes.allSatisfy({ $0 < 0x80 }), bytes.filter({ $0 >= 0x61 && $0 <= 0x7A }).count <= 3 {
+            var spelled: [[UInt8]] = [[]]
+            for b in bytes {
+                let variants: [UInt8] = b >= 0x61 && b <= 0x7A ? [b - 0x20, b] : [b]
+                spelled = spelled.flatMap { s in variants.map { s + [$0] } }
+            }
+            spellings = spelled.map { String(decoding: $0, as: UTF8.self) }
+                .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        }
+        return starts.map { c in
+            var next = c.value + 1
+            if next == 0xD800 { next = 0xE000 }
+            let envelope = ScalarOrderRange(lower: String(c), upper: Unicode.Scalar(next).map { String($0) })
+            let certain = spellings.filter { $0.unicodeScalars.first == c }
+                .map { ScalarOrderRange(lower: $0, upper: $0 + "\u{300}") }
+            return PrefixRangeGroup(start: c, envelope: envelope, certain: certain)
+        }
+    }
+}
+
+/// The strings from `lower` (included) to `upper` (excluded; nil: no upper bound) in Unicode
+/// scalar order, which is the order of their UTF-8 bytes and SQLite's BINARY collation.
+package struct ScalarOrderRange: Equatable, Sendable {
+    package var lower: String
+    package var upper: String?
+
+    package init(lower: String, upper: String?) {
+        self.lower = lower
+        self.upper = upper
+    }
+}
+
+/// The strings starting with `start` (the `envelope`) for a case-insensitive prefix search,
+/// and the ranges of them that certainly match.
+package struct PrefixRangeGroup: Equatable, Sendable {
+    package var start: Unicode.Scalar
+    package var envelope: ScalarOrderRange
+    package var certain: [ScalarOrderRange]
 }
 
 /// For each scalar, the scalars whose `[c]` fold starts with it (built once, on first use).

@@ -11,7 +11,7 @@ extension PredicateStore {
         try locked { () throws(StoreError) in
             let e = try model.entity(named: query.entity)
             let plan = try InsertPlan(model: model, entity: e)
-            var builder = try SelectBuilder(model: model, query: query)
+            var builder = try SelectBuilder(model: model, query: query, indexedColumns: indexedColumns())
             let keys = try builder.keys()
             var bindings = keys.bindings
             var sets: [String] = []
@@ -39,7 +39,7 @@ extension PredicateStore {
     public func batchDelete(_ query: EntityQuery) throws(StoreError) -> Int {
         try locked { () throws(StoreError) in
             let e = try model.entity(named: query.entity)
-            var builder = try SelectBuilder(model: model, query: query)
+            var builder = try SelectBuilder(model: model, query: query, indexedColumns: indexedColumns())
             let keys = try builder.keys()
             return try connection.transaction { () throws(StoreError) in try deleteRows(of: e, keys: keys, depth: 0) }
         }

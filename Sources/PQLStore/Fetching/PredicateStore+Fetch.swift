@@ -13,7 +13,7 @@ extension PredicateStore {
     /// however many rows match.
     public func forEach(_ query: EntityQuery, _ body: (StoreRecord) throws(StoreError) -> Void) throws(StoreError) {
         try locked { () throws(StoreError) in
-            var builder = try SelectBuilder(model: model, query: query)
+            var builder = try SelectBuilder(model: model, query: query, indexedColumns: indexedColumns())
             let st = try builder.records()
             let s = try run(st.compiled, query: query)
             // A cached statement left open would hold its read transaction (an old snapshot, and no checkpoints).
@@ -51,7 +51,7 @@ extension PredicateStore {
     /// ```
     public func fetchIDs(_ query: EntityQuery) throws(StoreError) -> [Int64] {
         try locked { () throws(StoreError) in
-            var builder = try SelectBuilder(model: model, query: query)
+            var builder = try SelectBuilder(model: model, query: query, indexedColumns: indexedColumns())
             let s = try run(try builder.keys(), query: query)
             defer { s.reset() }
             var out: [Int64] = []
@@ -63,7 +63,7 @@ extension PredicateStore {
     /// The number of matching records.
     public func count(_ query: EntityQuery) throws(StoreError) -> Int {
         try locked { () throws(StoreError) in
-            var builder = try SelectBuilder(model: model, query: query)
+            var builder = try SelectBuilder(model: model, query: query, indexedColumns: indexedColumns())
             let s = try run(try builder.count(), query: query)
             defer { s.reset() }
             guard try step(s) else { return 0 }
@@ -75,7 +75,7 @@ extension PredicateStore {
     /// (`airline.name`) and aggregates (`flights.@count`); `distinct` drops repeated rows.
     public func fetchProperties(_ keyPaths: [String], _ query: EntityQuery, distinct: Bool = false) throws(StoreError) -> [[String: PredicateValue]] {
         try locked { () throws(StoreError) in
-            var builder = try SelectBuilder(model: model, query: query)
+            var builder = try SelectBuilder(model: model, query: query, indexedColumns: indexedColumns())
             let st = try builder.properties(keyPaths, distinct: distinct)
             let s = try run(st.compiled, query: query)
             // A cached statement left open would hold its read transaction (an old snapshot, and no checkpoints).

@@ -23,4 +23,23 @@ extension PredicateStore {
             }
         }
     }
+
+    /// The columns that lead an index with SQLite's BINARY order, which the compiler uses to
+    /// choose between a form an index serves and one cheaper to scan. Called under the lock;
+    /// nil if SQLite cannot say (the compiler then assumes an index may serve any column).
+    func indexedColumns() -> Set<IndexedColumn>? {
+        guard let v = try? connection.prepare("PRAGMA schema_version", cached: true), (try? v.step()) == true else { return nil }
+        let version = v.int64(0)
+        v.reset()
+        if let c = indexCache, c.version == version { return c.columns }
+        let sql = """
+            SELECT m.name, x.name FROM sqlite_schema m, pragma_index_list(m.name) l, pragma_index_xinfo(l.name) x
+            WHERE m.type = 'table' AND x.seqno = 0 AND x.name IS NOT NULL AND x.coll = 'BINARY'
+            """
+        guard let s = try? connection.prepare(sql) else { return nil }
+        var columns: Set<IndexedColumn> = []
+        while (try? s.step()) == true { columns.insert(IndexedColumn(table: s.text(0), column: s.text(1))) }
+        indexCache = (version, columns)
+        return columns
+    }
 }

@@ -19,6 +19,8 @@ public final class PredicateStore: @unchecked Sendable {
     private let lock = NSRecursiveLock()
     /// The model the store was opened with, created from, or inferred.
     public private(set) var model: StoreModel
+    /// The columns leading a BINARY index, read again when the schema version changes.
+    var indexCache: (version: Int64, columns: Set<IndexedColumn>)? = nil
 
     /// Opens (or creates) the store at `path` for `model`, creating any missing tables and
     /// indexes and remembering the model in the file. `":memory:"` makes an in-memory store.
@@ -118,7 +120,7 @@ public final class PredicateStore: @unchecked Sendable {
     /// The SQL and parameters a query runs as (what `pql query --sql` prints).
     public func sql(for query: EntityQuery) throws(StoreError) -> CompiledSQL {
         try locked { () throws(StoreError) in
-            var builder = try SelectBuilder(model: model, query: query)
+            var builder = try SelectBuilder(model: model, query: query, indexedColumns: indexedColumns())
             return try builder.records().compiled
         }
     }
@@ -126,7 +128,7 @@ public final class PredicateStore: @unchecked Sendable {
     /// The SQL and parameters `count(_:)` runs.
     public func countSQL(for query: EntityQuery) throws(StoreError) -> CompiledSQL {
         try locked { () throws(StoreError) in
-            var builder = try SelectBuilder(model: model, query: query)
+            var builder = try SelectBuilder(model: model, query: query, indexedColumns: indexedColumns())
             return try builder.count()
         }
     }
@@ -134,7 +136,7 @@ public final class PredicateStore: @unchecked Sendable {
     /// SQLite's plan for a query (`EXPLAIN QUERY PLAN`), one line per step, indented by depth.
     public func queryPlan(for query: EntityQuery) throws(StoreError) -> [String] {
         try locked { () throws(StoreError) in
-            var builder = try SelectBuilder(model: model, query: query)
+            var builder = try SelectBuilder(model: model, query: query, indexedColumns: indexedColumns())
             let c = try builder.records().compiled
             let s = try connection.prepare("EXPLAIN QUERY PLAN " + c.sql)
             try s.bind(c.bindings)

@@ -18,11 +18,12 @@ struct SelectBuilder {
         var hasEntityColumn = false
     }
 
-    init(model: StoreModel, query: EntityQuery) throws(StoreError) {
+    init(model: StoreModel, query: EntityQuery, indexedColumns: Set<IndexedColumn>? = nil) throws(StoreError) {
         self.model = model
         self.query = query
         entity = try model.entity(named: query.entity)
         compiler = PredicateSQLCompiler(model: model, source: query.predicateText)
+        compiler.indexedColumns = indexedColumns
         scope = compiler.makeScope(entity, alias: "t0")
     }
 

@@ -91,12 +91,8 @@ extension PredicateSQLCompiler {
                 return prefixRange(l, prefix)
             }
             if options.rawValue == ComparisonOptions.caseInsensitive.rawValue, l.kind == .string,
-               case .string(let prefix)? = r.constant, let starts = SharedSemantics.caseInsensitivePrefixStarts(prefix) {
-                // Ranges an index serves narrow the rows; the shared function decides exactly.
-                var ranges: [String] = []
-                for c in starts { ranges.append(prefixRange(l, String(Character(c))).sql) }
-                let exact = search(op, options, l, r)
-                return SQLCondition(sql: "((\(ranges.joined(separator: " OR "))) AND \(exact.sql))", nullable: true)
+               case .string(let prefix)? = r.constant, let groups = SharedSemantics.caseInsensitivePrefixRanges(prefix) {
+                return caseInsensitivePrefix(l, groups, exact: search(op, options, l, r))
             }
             return search(op, options, l, r)
         case .endsWith, .like, .matches:
@@ -153,6 +149,78 @@ extension PredicateSQLCompiler {
         let lo = bindRaw(.text(prefix))
         let hi = bindRaw(.text(upper))
         return SQLCondition(sql: "(\(l.sql) >= \(lo) AND \(l.sql) < \(hi))", nullable: true)
+    }
+
+    /// `BEGINSWITH[c]` with a constant: one range per scalar a match can start with, so an
+    /// index serves every term (SQLite unions the searches), and inside each range the shared
+    /// function decides only where the prefix is not plainly ASCII (`a` + U+0301 composes to
+    /// á; ẚ folds to aʾ). Ranges of rarer, non-ASCII starts sit behind one comparison with
+    /// the lowest of them, so a scan of ASCII-starting text pays a single test for them all.
+    mutating func caseInsensitivePrefix(_ l: SQLExpression, _ groups: [PrefixRangeGroup], exact: SQLCondition) -> SQLCondition {
+        func term(_ g: PrefixRangeGroup) -> String {
+            let envelope = scalarRange(l, g.envelope)
+            if g.certain.isEmpty { return "(\(envelope) AND \(exact.sql))" }
+            let certain = g.certain.map { r -> String in
+                // The envelope already holds `l >= lower` when the range starts where it does.
+                if r.lower == g.envelope.lower, let upper = r.upper { return "\(l.sql) < \(bindRaw(.text(upper)))" }
+                return "(\(scalarRange(l, r)))"
+            }
+            return "(\(envelope) AND (\(certain.joined(separator: " OR ")) OR \(exact.sql)))"
+        }
+        let ascii = groups.filter { $0.start.isASCII }, rare = groups.filter { !$0.start.isASCII }
+        if let scan = scannedPrefix(l, ascii: ascii, rare: rare, exact: exact) { return scan }
+        var terms = ascii.map(term)
+        if rare.count > 1, let lowest = rare.first {
+            terms.append("(\(l.sql) >= \(bindRaw(.text(lowest.envelope.lower))) AND (\(rare.map(term).joined(separator: " OR "))))")
+        } else {
+            terms += rare.map(term)
+        }
+        return SQLCondition(sql: "(\(terms.joined(separator: " OR ")))", nullable: true)
+    }
+
+    /// The same test for a column no index serves, where every row pays for every term: the
+    /// ASCII starts (one letter in either case) through SQLite's LIKE, which matches exactly
+    /// the strings starting with that letter in either case, then the certain ranges; the
+    /// non-ASCII starts behind a single comparison. nil when an index may serve the column, or
+    /// the ASCII starts are not one character in its cases.
+    mutating func scannedPrefix(_ l: SQLExpression, ascii: [PrefixRangeGroup], rare: [PrefixRangeGroup], exact: SQLCondition) -> SQLCondition? {
+        guard let column = l.column, let indexed = indexedColumns, !indexed.contains(column),
+              let first = ascii.first?.start, ascii.allSatisfy({ $0.start.properties.lowercaseMapping == first.properties.lowercaseMapping }),
+              ascii.count <= 2, first != "\0" else { return nil }  // LIKE's pattern ends at a NUL
+        var terms: [String] = []
+        if !ascii.isEmpty {
+            // LIKE folds ASCII letters only. An ESCAPE clause slows every row, so only a
+            // wildcard character gets one.
+            let c = Character(first)
+            let like = c == "%" || c == "_"
+                ? "\(l.sql) LIKE \(bindRaw(.text("\\" + String(c) + "%"))) ESCAPE \(bindRaw(.text("\\")))"
+                : "\(l.sql) LIKE \(bindRaw(.text(String(c) + "%")))"
+            // Past LIKE the string starts with one of the groups' scalars, so a certain range
+            // that begins at its group's scalar needs only its upper bound when it is the
+            // lowest group (nothing that passed LIKE lies below it).
+            var certain: [String] = []
+            for (i, g) in ascii.enumerated() {
+                for r in g.certain {
+                    if i == 0, r.lower == g.envelope.lower, let upper = r.upper {
+                        certain.append("\(l.sql) < \(bindRaw(.text(upper)))")
+                    } else {
+                        certain.append("(\(scalarRange(l, r)))")
+                    }
+                }
+            }
+            terms.append("(\(like) AND (\((certain + [exact.sql]).joined(separator: " OR "))))")
+        }
+        if let lowest = rare.first {
+            terms.append("(\(l.sql) >= \(bindRaw(.text(lowest.envelope.lower))) AND \(exact.sql))")
+        }
+        return SQLCondition(sql: "(\(terms.joined(separator: " OR ")))", nullable: true)
+    }
+
+    /// `lower <= l < upper`, with both bounds bound.
+    mutating func scalarRange(_ l: SQLExpression, _ range: ScalarOrderRange) -> String {
+        let lo = bindRaw(.text(range.lower))
+        guard let upper = range.upper else { return "\(l.sql) >= \(lo)" }
+        return "\(l.sql) >= \(lo) AND \(l.sql) < \(bindRaw(.text(upper)))"
     }
 
     func optionsRaw(_ options: SharedSemantics.Options) -> Int { options.rawValue }

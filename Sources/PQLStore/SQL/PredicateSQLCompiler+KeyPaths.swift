@@ -48,7 +48,8 @@ extension PredicateSQLCompiler {
                 }
                 let sql = SQLIdentifier.column(a.column, of: alias)
                 let nullable = a.isOptional || alias != scope.alias || model.root(entity).name != model.root(scope.entity).name
-                return .scalar(SQLExpression(sql: sql, kind: SQLKind(a.type), nullable: nullable || i > 0))
+                return .scalar(SQLExpression(sql: sql, kind: SQLKind(a.type), nullable: nullable || i > 0,
+                                             column: IndexedColumn(table: model.root(entity).table, column: a.column)))
             }
             guard let r = model.allRelationships(entity).first(where: { $0.name == key }) else {
                 let candidates = attributes(entity).map(\.name) + model.allRelationships(entity).map(\.name)

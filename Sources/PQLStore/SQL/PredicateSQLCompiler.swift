@@ -17,6 +17,9 @@ struct PredicateSQLCompiler {
     private let aliases = AliasCounter()
     /// `$x` of the SUBQUERYs being compiled: an object (a scope) or a value.
     var variables: [String: Binding] = [:]
+    /// The columns that lead an index, when known: some forms differ for a scan and for an
+    /// index search (see `caseInsensitivePrefix`). nil: assume an index may serve any column.
+    var indexedColumns: Set<IndexedColumn>? = nil
 
     enum Binding {
         case object(SQLScope)

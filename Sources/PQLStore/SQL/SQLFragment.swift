@@ -14,12 +14,25 @@ struct SQLExpression {
     /// store (`score / 0.0` with a zero score, `modulus:by:(x, 0.0)`). Its nil tests are
     /// constant, and the shared functions are told (`tag`) to read its NULL back as NaN.
     var nullIsNaN = false
+    /// The table and column it reads, when it is a plain attribute column (for index-aware forms).
+    var column: IndexedColumn? = nil
 
     var isNullConstant: Bool { constant?.isNull ?? false }
     /// Whether it can be nil as the evaluator sees it.
     var canBeNil: Bool { nullable && !nullIsNaN }
     /// The kind tag the shared SQLite functions take (see `SQLiteFunctions.value`).
     var tag: Int64 { kind.tag | (nullIsNaN ? SQLKind.nanFlag : 0) }
+}
+
+/// A table's column, named case-insensitively as SQLite names them.
+struct IndexedColumn: Hashable {
+    var table: String
+    var column: String
+
+    init(table: String, column: String) {
+        self.table = table.lowercased()
+        self.column = column.lowercased()
+    }
 }
 
 /// An SQL condition. `nullable` conditions may be NULL where the evaluator says false: NULL
