@@ -160,6 +160,12 @@ extension SharedSemantics {
         return members.sorted { $0.value < $1.value }
     }
 
+    /// The `[c]` fold of `needle` when it is ASCII and not empty (`ß` → `ss`), else nil.
+    package static func caseInsensitiveASCIIFold(_ needle: String) -> String? {
+        let folded = StringFolding.fold(needle, caseInsensitive: true, diacriticInsensitive: false)
+        return !folded.isEmpty && folded.utf8.allSatisfy({ $0 < 0x80 }) ? folded : nil
+    }
+
     /// `BEGINSWITH[c] needle` as ranges of strings in Unicode scalar order (SQLite's BINARY
     /// order), one group per scalar a matching string can start with: every matching string
     /// lies in some group's `envelope`, and every string in one of its `certain` ranges

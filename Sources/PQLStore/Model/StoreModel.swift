@@ -67,10 +67,10 @@ public struct StoreModel: Hashable, Sendable {
     func root(_ entity: ModelEntity) -> ModelEntity { lineage(entity)[0] }
 
     /// Attributes of `entity` including inherited ones, parents first.
-    func allAttributes(_ entity: ModelEntity) -> [ModelAttribute] { lineage(entity).flatMap(\.attributes) }
+    public func allAttributes(_ entity: ModelEntity) -> [ModelAttribute] { lineage(entity).flatMap(\.attributes) }
 
     /// Relationships of `entity` including inherited ones.
-    func allRelationships(_ entity: ModelEntity) -> [ModelRelationship] { lineage(entity).flatMap(\.relationships) }
+    public func allRelationships(_ entity: ModelEntity) -> [ModelRelationship] { lineage(entity).flatMap(\.relationships) }
 
     /// `entity` and every entity below it.
     func descendants(_ entity: ModelEntity) -> [ModelEntity] {

@@ -9,13 +9,16 @@ import PQL
 /// that the foreign-key index answers.
 extension PredicateSQLCompiler {
     /// A subquery's FROM and WHERE over the destination rows of `src`, with `$variable` bound.
-    private mutating func elements(of src: CollectionSource, correlated: Bool,
+    /// Uncorrelated element lists skip rows whose key is NULL only when `skipNullKeys` (for
+    /// NOT IN, where a NULL in the list would make every miss NULL); `key IN (…)` does not need
+    /// it, and the test would cost a comparison per destination row.
+    private mutating func elements(of src: CollectionSource, correlated: Bool, skipNullKeys: Bool = true,
                                    body: (inout PredicateSQLCompiler, SQLScope, SQLExpression?) throws(StoreError) -> String?)
         throws(StoreError) -> (from: SQLScope, conditions: [String])
     {
         let inner = makeScope(src.destination)
         let remote = SQLIdentifier.column(src.remoteColumn, of: inner.alias)
-        var conditions = [correlated ? "\(remote) = \(src.outerKey.sql)" : "\(remote) IS NOT NULL"]
+        var conditions = correlated ? ["\(remote) = \(src.outerKey.sql)"] : skipNullKeys ? ["\(remote) IS NOT NULL"] : []
         if let f = entityFilter(src.destination, alias: inner.alias) { conditions.append(f) }
         // The element value, when the path goes on past the relationship.
         var element: SQLExpression? = nil
@@ -107,14 +110,14 @@ extension PredicateSQLCompiler {
                            hint: "compare an attribute of them: \(isAll ? "ALL" : "ANY") \(src.name).attribute \(c.op.symbol) …", near: src.name)
             }
             let rhs = c.rhs
-            let (from, conditions) = try elements(of: src, correlated: false) { compiler, inner, element throws(StoreError) in
+            let (from, conditions) = try elements(of: src, correlated: false, skipNullKeys: isAll) { compiler, inner, element throws(StoreError) in
                 guard let element else { return nil }
                 let r = try compiler.operandForElement(rhs, scope: scope)
                 let cond = try compiler.compareElement(c.op, options: options, element, r, scope: scope)
                 return isAll ? "NOT coalesce(\(cond.sql), 0)" : cond.sql
             }
             let remote = SQLIdentifier.column(src.remoteColumn, of: from.alias)
-            let sub = "SELECT \(remote) FROM \(from.fromClause) WHERE \(conditions.joined(separator: " AND "))"
+            let sub = "SELECT \(remote) FROM \(from.fromClause)" + (conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND "))
             if isAll {
                 // ALL over no elements holds (§6.7), including a row whose key is NULL.
                 let nullKey = src.outerKey.nullable ? "\(src.outerKey.sql) IS NULL OR " : ""
@@ -175,13 +178,14 @@ extension PredicateSQLCompiler {
         }
         let literal: SharedSemantics.Options
         do { literal = try SharedSemantics.Options(rawValue: 0) } catch { throw fail(.unsupported, error.message) }
-        let (from, conditions) = try elements(of: src, correlated: false) { compiler, _, element throws(StoreError) in
+        let (from, conditions) = try elements(of: src, correlated: false, skipNullKeys: false) { compiler, _, element throws(StoreError) in
             guard let element else { return nil }
             return try compiler.compare(.equal, options: literal, element, x).sql
         }
         let remote = SQLIdentifier.column(src.remoteColumn, of: from.alias)
         let guardNil = x.nullable ? "\(x.sql) IS NOT NULL AND " : ""
-        return SQLCondition(sql: "(\(guardNil)\(src.outerKey.sql) IN (SELECT \(remote) FROM \(from.fromClause) WHERE \(conditions.joined(separator: " AND "))))",
+        let filter = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
+        return SQLCondition(sql: "(\(guardNil)\(src.outerKey.sql) IN (SELECT \(remote) FROM \(from.fromClause)\(filter)))",
                             nullable: true)
     }
 

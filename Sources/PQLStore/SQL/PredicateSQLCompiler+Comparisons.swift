@@ -92,6 +92,7 @@ extension PredicateSQLCompiler {
             }
             if options.rawValue == ComparisonOptions.caseInsensitive.rawValue, l.kind == .string,
                case .string(let prefix)? = r.constant, let groups = SharedSemantics.caseInsensitivePrefixRanges(prefix) {
+                if let scan = scannedPrefix(l, needle: prefix) { return scan }
                 return caseInsensitivePrefix(l, groups, exact: search(op, options, l, r))
             }
             return search(op, options, l, r)
@@ -168,7 +169,6 @@ extension PredicateSQLCompiler {
             return "(\(envelope) AND (\(certain.joined(separator: " OR ")) OR \(exact.sql)))"
         }
         let ascii = groups.filter { $0.start.isASCII }, rare = groups.filter { !$0.start.isASCII }
-        if let scan = scannedPrefix(l, ascii: ascii, rare: rare, exact: exact) { return scan }
         var terms = ascii.map(term)
         if rare.count > 1, let lowest = rare.first {
             terms.append("(\(l.sql) >= \(bindRaw(.text(lowest.envelope.lower))) AND (\(rare.map(term).joined(separator: " OR "))))")
@@ -178,42 +178,15 @@ extension PredicateSQLCompiler {
         return SQLCondition(sql: "(\(terms.joined(separator: " OR ")))", nullable: true)
     }
 
-    /// The same test for a column no index serves, where every row pays for every term: the
-    /// ASCII starts (one letter in either case) through SQLite's LIKE, which matches exactly
-    /// the strings starting with that letter in either case, then the certain ranges; the
-    /// non-ASCII starts behind a single comparison. nil when an index may serve the column, or
-    /// the ASCII starts are not one character in its cases.
-    mutating func scannedPrefix(_ l: SQLExpression, ascii: [PrefixRangeGroup], rare: [PrefixRangeGroup], exact: SQLCondition) -> SQLCondition? {
+    /// The same test for a column no index serves, where every row pays for every term: one
+    /// call of `pql_prefix_ci`, which decides ASCII text on its first bytes (as cheap as
+    /// SQLite's LIKE) and hands the rest to the shared search. nil when an index may serve
+    /// the column, or the needle's fold is not ASCII.
+    mutating func scannedPrefix(_ l: SQLExpression, needle: String) -> SQLCondition? {
         guard let column = l.column, let indexed = indexedColumns, !indexed.contains(column),
-              let first = ascii.first?.start, ascii.allSatisfy({ $0.start.properties.lowercaseMapping == first.properties.lowercaseMapping }),
-              ascii.count <= 2, first != "\0" else { return nil }  // LIKE's pattern ends at a NUL
-        var terms: [String] = []
-        if !ascii.isEmpty {
-            // LIKE folds ASCII letters only. An ESCAPE clause slows every row, so only a
-            // wildcard character gets one.
-            let c = Character(first)
-            let like = c == "%" || c == "_"
-                ? "\(l.sql) LIKE \(bindRaw(.text("\\" + String(c) + "%"))) ESCAPE \(bindRaw(.text("\\")))"
-                : "\(l.sql) LIKE \(bindRaw(.text(String(c) + "%")))"
-            // Past LIKE the string starts with one of the groups' scalars, so a certain range
-            // that begins at its group's scalar needs only its upper bound when it is the
-            // lowest group (nothing that passed LIKE lies below it).
-            var certain: [String] = []
-            for (i, g) in ascii.enumerated() {
-                for r in g.certain {
-                    if i == 0, r.lower == g.envelope.lower, let upper = r.upper {
-                        certain.append("\(l.sql) < \(bindRaw(.text(upper)))")
-                    } else {
-                        certain.append("(\(scalarRange(l, r)))")
-                    }
-                }
-            }
-            terms.append("(\(like) AND (\((certain + [exact.sql]).joined(separator: " OR "))))")
-        }
-        if let lowest = rare.first {
-            terms.append("(\(l.sql) >= \(bindRaw(.text(lowest.envelope.lower))) AND \(exact.sql))")
-        }
-        return SQLCondition(sql: "(\(terms.joined(separator: " OR ")))", nullable: true)
+              let folded = SharedSemantics.caseInsensitiveASCIIFold(needle) else { return nil }
+        let f = bindRaw(.text(folded)), n = bindRaw(.text(needle))
+        return SQLCondition(sql: "pql_prefix_ci(\(l.sql), \(f), \(n))", nullable: false)
     }
 
     /// `lower <= l < upper`, with both bounds bound.

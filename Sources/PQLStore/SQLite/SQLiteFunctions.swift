@@ -19,6 +19,7 @@ enum SQLiteFunctions {
         sqlite3_create_function_v2(db, "pql_compare", 6, flags, nil, compareFunction, nil, nil, nil)
         sqlite3_create_function_v2(db, "pql_between", 7, flags, nil, betweenFunction, nil, nil, nil)
         sqlite3_create_function_v2(db, "pql_search", 4, flags, nil, searchFunction, nil, nil, nil)
+        sqlite3_create_function_v2(db, "pql_prefix_ci", 3, flags, nil, prefixFunction, nil, nil, nil)
         sqlite3_create_function_v2(db, "pql_fn", -1, SQLITE_UTF8, nil, functionFunction, nil, nil, nil)
         sqlite3_create_function_v2(db, "pql_cast", 3, flags, nil, castFunction, nil, nil, nil)
         sqlite3_create_collation_v2(db, "PQL_NOCASE", SQLITE_UTF8, nil, nocaseCollation, nil)
@@ -145,26 +146,66 @@ private let releaseBox: @convention(c) (UnsafeMutableRawPointer?) -> Void = { p 
 private let searchFunction: @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Void = { ctx, _, argv in
     guard let argv, let op = SQLiteFunctions.comparisonOperator(argv[0]) else { return SQLiteFunctions.fail(ctx, "bad operator") }
     do {
-        let subjectType = sqlite3_value_type(argv[2]), patternType = sqlite3_value_type(argv[3])
-        guard subjectType == SQLITE_TEXT, patternType == SQLITE_TEXT else {
-            // nil gives false; other kinds raise the evaluator's own error.
-            let l = SQLiteFunctions.value(argv[2]), r = SQLiteFunctions.value(argv[3])
-            return sqlite3_result_int(ctx, try SharedSemantics.apply(op, l, r, try SQLiteFunctions.options(argv[1])) ? 1 : 0)
-        }
-        let box: PreparedBox
-        if let p = sqlite3_get_auxdata(ctx, 3) {
-            box = Unmanaged<PreparedBox>.fromOpaque(p).takeUnretainedValue()
-        } else {
-            box = PreparedBox(try SharedSemantics.PreparedString(op, SQLiteFunctions.text(argv[3]), try SQLiteFunctions.options(argv[1])))
-            sqlite3_set_auxdata(ctx, 3, Unmanaged.passRetained(box).toOpaque(), releaseBox)
-        }
-        let p = sqlite3_value_text(argv[2]), n = Int(sqlite3_value_bytes(argv[2]))
-        let subject = UnsafeBufferPointer(start: p, count: p == nil ? 0 : n)
-        sqlite3_result_int(ctx, try box.prepared.test(utf8: subject) ? 1 : 0)
+        let options = try SQLiteFunctions.options(argv[1])
+        SQLiteFunctions.search(ctx, op, options, subject: argv[2], pattern: argv[3], patternArgument: 3)
     } catch {
         SQLiteFunctions.fail(ctx, error)
     }
 }
+
+extension SQLiteFunctions {
+    /// `subject op[options] pattern` with the prepared pattern kept in the aux data of
+    /// argument `patternArgument`.
+    static func search(_ ctx: OpaquePointer?, _ op: ComparisonOperator, _ options: SharedSemantics.Options,
+                       subject: OpaquePointer?, pattern: OpaquePointer?, patternArgument: Int32) {
+        do {
+            guard sqlite3_value_type(subject) == SQLITE_TEXT, sqlite3_value_type(pattern) == SQLITE_TEXT else {
+                // nil gives false; other kinds raise the evaluator's own error.
+                return sqlite3_result_int(ctx, try SharedSemantics.apply(op, value(subject), value(pattern), options) ? 1 : 0)
+            }
+            let box: PreparedBox
+            if let p = sqlite3_get_auxdata(ctx, patternArgument) {
+                box = Unmanaged<PreparedBox>.fromOpaque(p).takeUnretainedValue()
+            } else {
+                box = PreparedBox(try SharedSemantics.PreparedString(op, text(pattern), options))
+                sqlite3_set_auxdata(ctx, patternArgument, Unmanaged.passRetained(box).toOpaque(), releaseBox)
+            }
+            let p = sqlite3_value_text(subject), n = Int(sqlite3_value_bytes(subject))
+            let text = UnsafeBufferPointer(start: p, count: p == nil ? 0 : n)
+            sqlite3_result_int(ctx, try box.prepared.test(utf8: text) ? 1 : 0)
+        } catch {
+            fail(ctx, error)
+        }
+    }
+}
+
+// MARK: pql_prefix_ci(subject, folded, needle) → 0 / 1  (BEGINSWITH[c] with an ASCII fold)
+
+/// `subject BEGINSWITH[c] needle` where `folded`, the needle's fold, is ASCII: decided on the
+/// subject's first bytes when they are ASCII (a match followed by nothing or by a scalar below
+/// U+0300, which cannot combine with it, is certain; an ASCII mismatch is certain, since no
+/// later scalar can turn an ASCII letter into another one), through the shared search
+/// otherwise. One cheap call per row, for columns no index serves.
+private let prefixFunction: @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Void = { ctx, _, argv in
+    guard let argv else { return }
+    if sqlite3_value_type(argv[0]) == SQLITE_TEXT, let s = sqlite3_value_text(argv[0]), let q = sqlite3_value_text(argv[1]) {
+        let n = Int(sqlite3_value_bytes(argv[0])), k = Int(sqlite3_value_bytes(argv[1]))
+        var i = 0
+        while i < k {
+            if i == n { return sqlite3_result_int(ctx, 0) }
+            let b = s[i]
+            if b >= 0x80 { break }
+            if (b >= 0x41 && b <= 0x5A ? b | 0x20 : b) != q[i] { return sqlite3_result_int(ctx, 0) }
+            i += 1
+        }
+        // U+0300 is the first scalar whose UTF-8 starts with 0xCC.
+        if i == k && (n == k || s[k] < 0xCC) { return sqlite3_result_int(ctx, 1) }
+    }
+    guard let options = caseInsensitive else { return SQLiteFunctions.fail(ctx, "bad options") }
+    SQLiteFunctions.search(ctx, .beginsWith, options, subject: argv[0], pattern: argv[2], patternArgument: 2)
+}
+
+private let caseInsensitive = try? SharedSemantics.Options(.caseInsensitive)
 
 // MARK: pql_fn(selector, a, aKind, b, bKind, …) → value
 
