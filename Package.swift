@@ -24,10 +24,12 @@ let package = Package(
         // The fetch-request backend: entity model, SQLite store, predicate-to-SQL compiler.
         .target(name: "PQLStore", dependencies: ["PQL", "CSQLite", "CZlib"], path: "Sources/PQLStore",
                 resources: [.copy("Resources/nycflights13")]),
+        // libedit (Debian's libedit-dev) behind plain C functions, for the REPL's line editing.
+        .target(name: "CLineEdit", path: "Sources/CLineEdit", linkerSettings: [.linkedLibrary("edit")]),
         // The command line.
         .executableTarget(
             name: "pql",
-            dependencies: ["PQL", "PQLStore", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["PQL", "PQLStore", "CLineEdit", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "Sources/pql"
         ),
         // Release-mode benchmarks (not tests): `swift run -c release pql-bench`.

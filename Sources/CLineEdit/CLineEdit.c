@@ -1,0 +1,206 @@
+// libedit behind plain functions. See include/CLineEdit.h.
+#define _GNU_SOURCE
+#include "CLineEdit.h"
+
+#include <errno.h>
+#include <histedit.h>
+#include <langinfo.h>
+#include <locale.h>
+#include <stdlib.h>
+#include <string.h>
+#include <wchar.h>
+
+struct pql_editor {
+    EditLine *el;
+    History *history;
+    FILE *out;
+    char *prompt;
+    size_t length; // of the line last returned, which this strips of its newline
+    pql_completer completer;
+    void *context;
+};
+
+static char *prompt_function(EditLine *el) {
+    pql_editor *editor = NULL;
+    el_get(el, EL_CLIENTDATA, &editor);
+    return editor && editor->prompt ? editor->prompt : "";
+}
+
+// libedit decodes keystrokes with the C library's multibyte functions, so
+// without a UTF-8 LC_CTYPE every non-ASCII letter would arrive as garbage.
+static void ensure_utf8_locale(void) {
+    setlocale(LC_CTYPE, "");
+    const char *codeset = nl_langinfo(CODESET);
+    if (codeset == NULL || strcmp(codeset, "UTF-8") != 0) {
+        if (setlocale(LC_CTYPE, "C.UTF-8") == NULL) setlocale(LC_CTYPE, "C.utf8");
+    }
+}
+
+pql_editor *pql_editor_open(const char *program, FILE *in, FILE *out, FILE *err) {
+    ensure_utf8_locale();
+    if (in == NULL) in = stdin;
+    if (out == NULL) out = stdout;
+    if (err == NULL) err = stderr;
+    pql_editor *editor = calloc(1, sizeof *editor);
+    if (editor == NULL) return NULL;
+    editor->out = out;
+    editor->el = el_init(program, in, out, err);
+    editor->history = history_init();
+    if (editor->el == NULL || editor->history == NULL) {
+        pql_editor_close(editor);
+        return NULL;
+    }
+    HistEvent event;
+    history(editor->history, &event, H_SETSIZE, 1000);
+    history(editor->history, &event, H_SETUNIQUE, 1);
+    el_set(editor->el, EL_CLIENTDATA, editor);
+    el_set(editor->el, EL_EDITOR, "emacs");
+    // The program owns SIGINT: its handler (without SA_RESTART) makes the
+    // blocking read fail with EINTR, which is how a Ctrl-C reaches us.
+    el_set(editor->el, EL_SIGNAL, 0);
+    el_set(editor->el, EL_SAFEREAD, 0); // and libedit must not retry that read
+    el_set(editor->el, EL_PROMPT, prompt_function);
+    el_set(editor->el, EL_HIST, history, editor->history);
+    el_source(editor->el, NULL); // ~/.editrc, as every libedit program reads it
+    return editor;
+}
+
+void pql_editor_close(pql_editor *editor) {
+    if (editor == NULL) return;
+    if (editor->el) el_end(editor->el);
+    if (editor->history) history_end(editor->history);
+    free(editor->prompt);
+    free(editor);
+}
+
+pql_read_status pql_editor_read(pql_editor *editor, const char *prompt,
+                                const char **line, int *length) {
+    free(editor->prompt);
+    editor->prompt = strdup(prompt ? prompt : "");
+    *line = NULL;
+    *length = 0;
+    int count = 0;
+    errno = 0;
+    const char *text = el_gets(editor->el, &count);
+    int error = errno;
+    // A signal ends the read with errno EINTR (and count -1, though libedit
+    // may also hand back the half-typed line without its newline).
+    size_t n = text && count > 0 ? strlen(text) : 0;
+    if (n == 0 || text[n - 1] != '\n') {
+        // Not ended by Enter: only an interruption or end of input does that.
+        // Echo is off while editing, so show that the line was dropped, and
+        // leave the cursor on a fresh line for whatever comes next (libedit
+        // itself has already shown ^D for an end of input).
+        int interrupted = error == EINTR;
+        fputs(interrupted ? "^C\n" : "\n", editor->out);
+        fflush(editor->out);
+        return interrupted ? PQL_READ_INTERRUPTED : PQL_READ_END;
+    }
+    *line = text;
+    *length = (int)(n - 1);
+    return PQL_READ_LINE;
+}
+
+int pql_editor_history_load(pql_editor *editor, const char *path) {
+    HistEvent event;
+    return history(editor->history, &event, H_LOAD, path);
+}
+
+int pql_editor_history_save(pql_editor *editor, const char *path) {
+    HistEvent event;
+    return history(editor->history, &event, H_SAVE, path);
+}
+
+void pql_editor_history_add(pql_editor *editor, const char *line) {
+    HistEvent event;
+    history(editor->history, &event, H_ENTER, line);
+}
+
+void pql_editor_history_set_size(pql_editor *editor, int size) {
+    HistEvent event;
+    history(editor->history, &event, H_SETSIZE, size);
+}
+
+int pql_editor_history_count(pql_editor *editor) {
+    HistEvent event;
+    return history(editor->history, &event, H_GETSIZE) == 0 ? event.num : 0;
+}
+
+static unsigned char complete_function(EditLine *el, int key) {
+    (void)key;
+    pql_editor *editor = NULL;
+    el_get(el, EL_CLIENTDATA, &editor);
+    if (editor == NULL || editor->completer == NULL) return CC_ERROR;
+    const LineInfo *info = el_line(el);
+    int length = (int)(info->lastchar - info->buffer);
+    int cursor = (int)(info->cursor - info->buffer);
+    // info->buffer is not NUL-terminated; give the callback its own copy.
+    char *copy = strndup(info->buffer, (size_t)length);
+    if (copy == NULL) return CC_ERROR;
+    pql_complete_action action = editor->completer(editor->context, editor, copy, length, cursor);
+    free(copy);
+    switch (action) {
+    case PQL_COMPLETE_REFRESH: return CC_REFRESH;
+    case PQL_COMPLETE_REDISPLAY: return CC_REDISPLAY;
+    default: return CC_REFRESH_BEEP;
+    }
+}
+
+void pql_editor_set_completer(pql_editor *editor, pql_completer completer, void *context) {
+    editor->completer = completer;
+    editor->context = context;
+    if (completer) {
+        el_set(editor->el, EL_ADDFN, "pql-complete", "Complete the word before the cursor", complete_function);
+        el_set(editor->el, EL_BIND, "^I", "pql-complete", NULL);
+    } else {
+        el_set(editor->el, EL_BIND, "^I", "ed-insert", NULL);
+    }
+}
+
+int pql_editor_replace(pql_editor *editor, int move, int remove, const char *text) {
+    if (move != 0) el_cursor(editor->el, move);
+    if (remove > 0) el_deletestr(editor->el, remove);
+    return text && *text ? el_insertstr(editor->el, text) : 0;
+}
+
+int pql_editor_columns(pql_editor *editor) {
+    int columns = 0;
+    if (el_get(editor->el, EL_GETTC, "co", &columns, NULL) != 0 || columns <= 0) columns = 80;
+    return columns;
+}
+
+// Columns the UTF-8 text takes on screen.
+static int display_width(const char *text, size_t length) {
+    mbstate_t state;
+    memset(&state, 0, sizeof state);
+    int width = 0;
+    size_t i = 0;
+    while (i < length) {
+        wchar_t c;
+        size_t n = mbrtowc(&c, text + i, length - i, &state);
+        if (n == (size_t)-1 || n == (size_t)-2) { memset(&state, 0, sizeof state); n = 1; c = L'?'; }
+        if (n == 0) n = 1;
+        int w = wcwidth(c);
+        width += w < 0 ? 2 : w; // libedit shows control characters as ^X
+        i += n;
+    }
+    return width;
+}
+
+int pql_display_width(const char *text) {
+    return display_width(text, strlen(text));
+}
+
+void pql_editor_print_below(pql_editor *editor, const char *text) {
+    // A long line wraps over several rows and the cursor may sit on any of
+    // them: move past the last one so the list overwrites nothing.
+    const LineInfo *info = el_line(editor->el);
+    int columns = pql_editor_columns(editor);
+    int prompt = display_width(editor->prompt, strlen(editor->prompt));
+    int before = display_width(info->buffer, (size_t)(info->cursor - info->buffer));
+    int all = display_width(info->buffer, (size_t)(info->lastchar - info->buffer));
+    int row = (prompt + before) / columns, last = (prompt + all) / columns;
+    for (int i = row; i <= last; i++) fputc('\n', editor->out);
+    fputs(text, editor->out);
+    fflush(editor->out);
+}

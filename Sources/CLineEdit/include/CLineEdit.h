@@ -1,0 +1,60 @@
+// Plain-function wrappers around libedit for Swift, which cannot call the
+// variadic el_set, el_get and history.
+#ifndef CLINEEDIT_H
+#define CLINEEDIT_H
+
+#include <stdio.h>
+
+typedef struct pql_editor pql_editor;
+
+/// How a read ended.
+typedef enum {
+    PQL_READ_LINE = 0,        ///< a line was entered; the text excludes the newline
+    PQL_READ_INTERRUPTED = 1, ///< a signal (Ctrl-C) interrupted the read; the line is discarded, "^C\n" shown
+    PQL_READ_END = 2,         ///< end of input (Ctrl-D on an empty line) or a terminal error; "\n" shown
+} pql_read_status;
+
+/// What the completion callback asks libedit to do afterwards.
+typedef enum {
+    PQL_COMPLETE_REFRESH = 0,   ///< the line changed: redraw it
+    PQL_COMPLETE_REDISPLAY = 1, ///< output was printed below: redraw prompt and line
+    PQL_COMPLETE_BEEP = 2,      ///< nothing to do: ring the bell
+} pql_complete_action;
+
+/// Called on TAB with the line as UTF-8 and the cursor as a byte offset into it.
+typedef pql_complete_action (*pql_completer)(void *context, pql_editor *editor,
+                                             const char *line, int length, int cursor);
+
+/// Sets the character-type locale from the environment (falling back to C.UTF-8)
+/// and opens an editor on the streams (NULL: the standard one); NULL if libedit cannot.
+pql_editor *pql_editor_open(const char *program, FILE *in, FILE *out, FILE *err);
+void pql_editor_close(pql_editor *editor);
+
+/// Reads one line. On PQL_READ_LINE *line points at text owned by the editor
+/// (valid until the next read) and *length is its length in bytes.
+pql_read_status pql_editor_read(pql_editor *editor, const char *prompt,
+                                const char **line, int *length);
+
+int pql_editor_history_load(pql_editor *editor, const char *path);
+int pql_editor_history_save(pql_editor *editor, const char *path);
+void pql_editor_history_add(pql_editor *editor, const char *line);
+void pql_editor_history_set_size(pql_editor *editor, int size);
+int pql_editor_history_count(pql_editor *editor);
+
+/// Binds TAB to the callback; NULL unbinds it (TAB then inserts itself).
+void pql_editor_set_completer(pql_editor *editor, pql_completer completer, void *context);
+
+/// From inside the completer: moves the cursor by `move` characters (negative:
+/// left), deletes `remove` characters before it and inserts text there. Counts
+/// are in Unicode scalars, libedit's characters.
+int pql_editor_replace(pql_editor *editor, int move, int remove, const char *text);
+/// From inside the completer: moves below the line being edited and prints text
+/// (which should end with a newline); return PQL_COMPLETE_REDISPLAY afterwards.
+void pql_editor_print_below(pql_editor *editor, const char *text);
+/// The terminal's width in columns as libedit knows it.
+int pql_editor_columns(pql_editor *editor);
+
+/// Columns the UTF-8 text takes on a terminal (wide East Asian characters take two).
+int pql_display_width(const char *text);
+
+#endif

@@ -1,0 +1,240 @@
+import Foundation
+import PQL
+import PQLStore
+
+/// The REPL's `.` commands.
+enum DotCommands {
+    struct Command {
+        var name: String
+        var usage: String
+        var summary: String
+    }
+
+    static let all: [Command] = [
+        Command(name: "help", usage: ".help [COMMAND]", summary: "this list, or one command's use"),
+        Command(name: "entities", usage: ".entities", summary: "the entities and their row counts"),
+        Command(name: "schema", usage: ".schema [ENTITY]", summary: "attributes and relationships (of the current entity)"),
+        Command(name: "use", usage: ".use ENTITY", summary: "query another entity"),
+        Command(name: "columns", usage: ".columns [KEYPATH, …|all]", summary: "the key paths tables show (to-one paths too)"),
+        Command(name: "sort", usage: ".sort [KEYPATH [desc] [ci], …|none]", summary: "sort the results; no argument shows the order"),
+        Command(name: "limit", usage: ".limit N", summary: "show at most N rows per query (0: all)"),
+        Command(name: "offset", usage: ".offset N", summary: "skip the first N rows"),
+        Command(name: "count", usage: ".count [PREDICATE]", summary: "count the matches (of the last predicate; all rows before one)"),
+        Command(name: "sql", usage: ".sql [PREDICATE]", summary: "the SQL and bound values (of the last predicate)"),
+        Command(name: "explain", usage: ".explain [PREDICATE]", summary: "the syntax tree, the SQL and SQLite's query plan"),
+        Command(name: "format", usage: ".format table|json|csv", summary: "how rows are printed"),
+        Command(name: "let", usage: ".let $NAME = VALUE", summary: "a variable for later predicates; .let alone lists them"),
+        Command(name: "timer", usage: ".timer on|off", summary: "show how long each query took"),
+        Command(name: "open", usage: ".open FILE|:demo:", summary: "an SQLite database, JSON, JSON Lines, CSV or plist file"),
+        Command(name: "quit", usage: ".quit", summary: "leave (also .exit, or Ctrl-D)"),
+    ]
+
+    static var names: [String] { all.map(\.name) + ["exit"] }
+
+    static func run(_ line: String, in s: ReplSession) throws {
+        let body = line.dropFirst()
+        let name = String(body.prefix { !$0.isWhitespace })
+        let argument = body.dropFirst(name.count).trimmingCharacters(in: .whitespaces)
+        switch name.lowercased() {
+        case "help": help(argument, s)
+        case "entities":
+            let rows = s.source.entityNames.map { n -> String in
+                let count = s.source.entity(named: n)?.rowCount.map { $0.formatted() } ?? "?"
+                return "\(n == s.entity ? "*" : " ") \(n)  \(count) rows"
+            }
+            s.output(rows.joined(separator: "\n") + "\n")
+        case "schema": try schema(argument, s)
+        case "use":
+            guard !argument.isEmpty else { throw ReplError("which entity?", hint: "write .use ENTITY; .entities lists them") }
+            guard let match = resolveEntity(argument, s) else {
+                let near = SharedSemantics.nearestNames(to: argument, in: s.source.entityNames)
+                throw ReplError("no entity '\(argument)'", hint: near.isEmpty ? ".entities lists them" : "did you mean \(near.joined(separator: " or "))?")
+            }
+            s.entity = match
+            s.columns = nil
+            s.sort = []
+            s.offset = 0
+            s.lastText = nil
+            s.output("using \(match)\n")
+        case "columns": try columns(argument, s)
+        case "sort": try sort(argument, s)
+        case "limit": s.limit = try number(argument, ".limit")
+        case "offset": s.offset = try number(argument, ".offset")
+        case "count":
+            let r = try s.request(try predicateText(argument, s))
+            let n = try s.interruptible { try s.source.count(r.unpaged) }
+            s.output("\(n.formatted())\n")
+        case "sql":
+            let r = try s.request(try predicateText(argument, s))
+            guard let sql = try s.source.sql(r) else {
+                throw ReplError("\(s.source.title) is evaluated in memory: there is no SQL", hint: "open an SQLite database to see SQL")
+            }
+            s.output(sql.sql + "\n" + sql.bindings.enumerated().map { "?\($0.offset + 1) = \($0.element)\n" }.joined())
+        case "explain": try explain(argument, s)
+        case "format":
+            guard let f = OutputFormat(rawValue: argument.lowercased()) else {
+                throw ReplError("unknown format '\(argument)'", hint: "write .format table, .format json or .format csv")
+            }
+            s.format = f
+        case "let": try letVariable(argument, s)
+        case "timer":
+            switch argument.lowercased() {
+            case "on": s.timer = true
+            case "off": s.timer = false
+            default: throw ReplError("write .timer on or .timer off")
+            }
+        case "open":
+            guard !argument.isEmpty else { throw ReplError("which file?", hint: "write .open FILE (or .open :demo:)") }
+            let source = try SourceOpener.open(argument)
+            s.source = source
+            s.entity = source.defaultEntity
+            s.columns = nil
+            s.sort = []
+            s.offset = 0
+            s.lastText = nil
+            s.output("opened \(source.title)\n" + (s.entity.map { "using \($0)\n" } ?? ""))
+        case "quit", "exit", "q": s.quitRequested = true
+        default:
+            let near = SharedSemantics.nearestNames(to: name, in: names)
+            throw ReplError("unknown command '.\(name)'", hint: near.isEmpty ? ".help lists the commands" : "did you mean \(near.map { "." + $0 }.joined(separator: " or "))?")
+        }
+    }
+
+    private static func help(_ argument: String, _ s: ReplSession) {
+        let wanted = argument.hasPrefix(".") ? String(argument.dropFirst()) : argument
+        if !wanted.isEmpty, let c = all.first(where: { $0.name == wanted.lowercased() }) {
+            return s.output("\(c.usage)\n  \(c.summary)\n")
+        }
+        let width = all.map(\.usage.count).max() ?? 0
+        var out = "Type a predicate to query the current entity, e.g. dep_delay > 60 AND origin == 'JFK'.\n"
+        out += "Key paths follow relationships (airline.name); $variables come from .let.\n\n"
+        for c in all { out += c.usage.padding(toLength: width + 2, withPad: " ", startingAt: 0) + c.summary + "\n" }
+        s.output(out)
+    }
+
+    static func resolveEntity(_ name: String, _ s: ReplSession) -> String? {
+        s.source.entityNames.first { $0 == name } ?? s.source.entityNames.first { $0.lowercased() == name.lowercased() }
+    }
+
+    private static func schema(_ argument: String, _ s: ReplSession) throws {
+        let name = argument.isEmpty ? try s.currentEntity() : (resolveEntity(argument, s) ?? argument)
+        guard let info = s.source.entity(named: name) else {
+            throw ReplError("no entity '\(argument)'", hint: ".entities lists them")
+        }
+        var out = "\(info.name)" + (info.rowCount.map { " (\($0.formatted()) rows)" } ?? "") + "\n"
+        let width = (info.attributes.map(\.name.count) + info.relationships.map(\.name.count)).max() ?? 0
+        for a in info.attributes {
+            out += "  " + a.name.padding(toLength: width + 2, withPad: " ", startingAt: 0) + a.type + (a.notes.isEmpty ? "" : "  (\(a.notes))") + "\n"
+        }
+        for r in info.relationships {
+            out += "  " + r.name.padding(toLength: width + 2, withPad: " ", startingAt: 0) + (r.toMany ? "to-many " : "to-one ") + r.target + "\n"
+        }
+        s.output(out)
+    }
+
+    private static func columns(_ argument: String, _ s: ReplSession) throws {
+        if argument.isEmpty {
+            return s.output((try s.shownColumns()).joined(separator: ", ") + "\n")
+        }
+        if argument.lowercased() == "all" || argument.lowercased() == "none" {
+            s.columns = nil
+            return
+        }
+        let paths = argument.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        for p in paths where p.contains(where: { $0.isWhitespace }) {
+            throw ReplError("'\(p)' is not a key path", hint: "separate key paths with commas: .columns carrier, airline.name")
+        }
+        s.columns = paths
+    }
+
+    private static func sort(_ argument: String, _ s: ReplSession) throws {
+        if argument.isEmpty {
+            return s.output(s.sort.isEmpty ? "no sort: rows come in the store's order\n" : s.sort.map(\.spec).joined(separator: ", ") + "\n")
+        }
+        if argument.lowercased() == "none" || argument.lowercased() == "off" {
+            s.sort = []
+            return
+        }
+        var rules: [SortRule] = []
+        for part in argument.split(separator: ",") {
+            let words = part.split(separator: " ").map(String.init)
+            guard let key = words.first else { continue }
+            var spec = key
+            for w in words.dropFirst() {
+                switch w.lowercased() {
+                case "desc", "descending": spec += ":desc"
+                case "asc", "ascending": spec += ":asc"
+                case "ci", "[c]": spec += ":ci"
+                default: throw ReplError("unknown sort word '\(w)'", hint: "write .sort KEY [desc] [ci], e.g. .sort dep_delay desc")
+                }
+            }
+            do { rules.append(try SortRule(spec: spec)) } catch {
+                throw ReplError("cannot sort by '\(part.trimmingCharacters(in: .whitespaces))'", hint: "write .sort KEY [desc] [ci]")
+            }
+        }
+        s.sort = rules
+    }
+
+    private static func number(_ argument: String, _ command: String) throws -> Int {
+        guard let n = Int(argument), n >= 0 else { throw ReplError("\(command) needs a number, 0 or more", hint: "e.g. \(command) 50") }
+        return n
+    }
+
+    /// The predicate a command applies to: its argument, the last one run, or all rows.
+    private static func predicateText(_ argument: String, _ s: ReplSession) throws -> String {
+        if !argument.isEmpty { return argument }
+        return s.lastText ?? "TRUEPREDICATE"
+    }
+
+    private static func explain(_ argument: String, _ s: ReplSession) throws {
+        let text = try predicateText(argument, s)
+        let r = try s.request(text)
+        var out = "predicate: \(r.predicate)\n"
+        out += "tree:\n" + TreeOutline.lines(r.predicate).map { "  " + $0 + "\n" }.joined()
+        if let sql = try s.source.sql(r) {
+            out += "sql: \(sql.sql)\n"
+            for (i, b) in sql.bindings.enumerated() { out += "  ?\(i + 1) = \(b)\n" }
+            out += "plan:\n" + (try s.source.plan(r) ?? []).map { "  " + $0 + "\n" }.joined()
+        } else {
+            out += "evaluated in memory by PQL's evaluator (no SQL)\n"
+        }
+        s.output(out)
+    }
+
+    private static func letVariable(_ argument: String, _ s: ReplSession) throws {
+        if argument.isEmpty {
+            if s.variables.isEmpty { return s.output("no variables; define one with .let $name = value\n") }
+            return s.output(s.variables.sorted { $0.key < $1.key }.map { "$\($0.key) = \(ExpressionNode.constant($0.value))\n" }.joined())
+        }
+        guard let eq = argument.firstIndex(of: "=") else {
+            throw ReplError("write .let $name = value", hint: "e.g. .let $late = 60, then dep_delay > $late")
+        }
+        var name = argument[..<eq].trimmingCharacters(in: .whitespaces)
+        if name.hasPrefix("$") { name.removeFirst() }
+        guard let first = name.first, first.isLetter || first == "_", name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) else {
+            throw ReplError("'\(name)' is not a variable name", hint: "a letter or _ then letters, digits or _, as in $minDelay")
+        }
+        let valueText = argument[argument.index(after: eq)...].trimmingCharacters(in: .whitespaces)
+        let expression = try ExpressionNode(format: valueText)
+        let value: PredicateValue
+        do { value = try SharedSemantics.evaluateConstant(expression.substituting(s.variables)) } catch {
+            throw ReplError("the value of $\(name) must be a constant: \(error.message)", hint: "numbers, strings, {lists}, CAST(…), functions of constants, or other $variables")
+        }
+        s.variables[name] = value
+        s.output("$\(name) = \(ExpressionNode.constant(value))\n")
+    }
+}
+
+/// The syntax tree, one node per line, indented by depth (for `.explain`).
+enum TreeOutline {
+    static func lines(_ p: PredicateNode, depth: Int = 0) -> [String] {
+        let pad = String(repeating: "  ", count: depth)
+        switch p {
+        case .constant(let b): return [pad + (b ? "TRUEPREDICATE" : "FALSEPREDICATE")]
+        case .comparison(let c): return [pad + "comparison: \(PredicateNode.comparison(c))"]
+        case .and(let ps): return [pad + "AND"] + ps.flatMap { lines($0, depth: depth + 1) }
+        case .or(let ps): return [pad + "OR"] + ps.flatMap { lines($0, depth: depth + 1) }
+        case .not(let q): return [pad + "NOT"] + lines(q, depth: depth + 1)
+        }
+    }
+}

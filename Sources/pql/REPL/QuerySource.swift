@@ -1,0 +1,71 @@
+import Foundation
+import PQL
+
+/// What the REPL asks of the data it was opened on: an SQLite store (fetches compiled to SQL)
+/// or a file read into memory (the evaluator), behind one interface so that every command
+/// works the same on both.
+protocol QuerySource: AnyObject {
+    /// One line for the banner: what is loaded.
+    var title: String { get }
+    /// Entities, in the order `.entities` lists them.
+    var entityNames: [String] { get }
+    /// The entity to start on.
+    var defaultEntity: String? { get }
+    func entity(named name: String) -> EntityInfo?
+    func count(_ request: QueryRequest) throws -> Int
+    /// The values of `columns` (key paths) for each row of the page `request` selects.
+    func rows(_ request: QueryRequest, columns: [String]) throws -> [[PredicateValue]]
+    /// The SQL and its bound values, or nil when the source is evaluated in memory.
+    func sql(_ request: QueryRequest) throws -> (sql: String, bindings: [String])?
+    /// SQLite's plan, or nil when the source is evaluated in memory.
+    func plan(_ request: QueryRequest) throws -> [String]?
+    /// Stops a running query from another thread (a signal handler's flag is read here too).
+    func interrupt()
+}
+
+/// An entity as the REPL shows and completes it.
+struct EntityInfo {
+    struct Attribute { var name: String; var type: String; var notes: String = "" }
+    struct Relationship { var name: String; var target: String; var toMany: Bool }
+    var name: String
+    var attributes: [Attribute]
+    var relationships: [Relationship]
+    var rowCount: Int?
+}
+
+/// One query as typed: the predicate (with its text, for carets) and the session's settings.
+struct QueryRequest {
+    var entity: String
+    var text: String
+    var predicate: PredicateNode
+    var sort: [SortRule]
+    var limit: Int?
+    var offset: Int
+    var variables: [String: PredicateValue]
+
+    /// The same request without paging (for the count of all matches).
+    var unpaged: QueryRequest {
+        var r = self
+        r.limit = nil
+        r.offset = 0
+        return r
+    }
+}
+
+/// An error the REPL words itself (a bad command, an unknown entity).
+struct ReplError: Error {
+    var message: String
+    var hint: String?
+
+    init(_ message: String, hint: String? = nil) {
+        self.message = message
+        self.hint = hint
+    }
+
+    var rendered: String { "error: \(message)" + (hint.map { "\nhint: \($0)" } ?? "") }
+}
+
+/// Set by the SIGINT handler while a query runs; cleared when the next one starts.
+enum InterruptFlag {
+    nonisolated(unsafe) static var raised: sig_atomic_t = 0
+}

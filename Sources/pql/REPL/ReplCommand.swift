@@ -1,0 +1,94 @@
+import ArgumentParser
+import Foundation
+import PQL
+import PQLStore
+
+/// `pql [FILE]`: the REPL, on the demo database or on FILE.
+struct ReplCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "repl",
+        abstract: "Query a database or data file interactively (the default: `pql`, `pql FILE`).",
+        discussion: """
+        With no FILE, opens the demo database: the nycflights13 airlines, airports, planes and
+        336,776 flights from New York City in 2013, with their relationships. FILE may be any
+        SQLite database (its model is inferred), a JSON array, JSON Lines, CSV (.csv, .csv.zip) or
+        property-list file.
+
+        Type a predicate to query the current entity; .help lists the commands. When standard
+        input is not a terminal, pql reads one predicate or command per line, prints plain
+        results, and exits with status 1 if any line failed.
+
+        Examples:
+          pql
+          pql flights.sqlite --entity Flight
+          echo "dep_delay > 600" | pql
+        """
+    )
+
+    @Argument(help: ArgumentHelp("An SQLite database or a .json, .jsonl, .csv, .csv.zip or .plist file (default: the demo).", valueName: "file"))
+    var file: String?
+
+    @Option(help: "The entity to start on (default: the one with the most rows).")
+    var entity: String?
+
+    @Flag(help: "Neither read nor write the history file.")
+    var noHistory = false
+
+    func validate() throws {
+        // A bare word that names no file is more likely a mistyped command than a file.
+        if let file, file != StoreLocation.demo, !file.contains("/"), !file.contains("."),
+           !FileManager.default.fileExists(atPath: file) {
+            throw ValidationError("'\(file)' is neither a file nor a command (repl, format, filter, import, query)")
+        }
+    }
+
+    func run() throws {
+        let source: QuerySource
+        do { source = try SourceOpener.open(file ?? StoreLocation.demo) } catch let e as ReplError {
+            throw UserFacingError(text: e.rendered)
+        } catch let e as StoreError {
+            throw e.userFacing
+        }
+        let interactive = LineEditor.isTerminal
+        let session = ReplSession(source: source, interactive: interactive, output: { text in
+            FileHandle.standardOutput.write(Data(text.utf8))
+        }, errorOutput: { Output.error($0) })
+        if let entity {
+            guard let name = DotCommands.resolveEntity(entity, session) else {
+                throw UserFacingError(text: "error: no entity '\(entity)' in \(source.title)\nhint: the entities are \(source.entityNames.joined(separator: ", "))")
+            }
+            session.entity = name
+        }
+        if interactive, let editor = LineEditor(program: "pql", historyFile: noHistory ? nil : Self.historyFile) {
+            LineEditor.installInterruptHandler { _ in InterruptFlag.raised = 1 }
+            editor.completer = { line, cursor in ReplCompletion(session: session).complete(line, cursor: cursor) }
+            session.output(session.banner + "\n")
+            loop: while true {
+                switch editor.read(prompt: session.prompt) {
+                case .line(let line):
+                    editor.remember(line)
+                    if !session.handle(line) { break loop }
+                case .interrupted:
+                    InterruptFlag.raised = 0
+                case .end:
+                    session.output("\n")
+                    break loop
+                }
+            }
+        } else {
+            while let line = Swift.readLine(strippingNewline: true) {
+                if !session.handle(line) { break }
+            }
+            if session.failureCount > 0 { throw ExitCode(1) }
+        }
+    }
+
+    /// `$PQL_HISTORY`, else `$XDG_STATE_HOME/pql/history`, else `~/.local/state/pql/history`.
+    static var historyFile: URL {
+        let env = ProcessInfo.processInfo.environment
+        if let p = env["PQL_HISTORY"], !p.isEmpty { return URL(fileURLWithPath: p) }
+        let state = env["XDG_STATE_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? (NSHomeDirectory() as NSString).appendingPathComponent(".local/state")
+        return URL(fileURLWithPath: state).appendingPathComponent("pql/history")
+    }
+}

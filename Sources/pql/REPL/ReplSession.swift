@@ -1,0 +1,191 @@
+import Foundation
+import PQL
+import PQLStore
+
+/// The REPL's state and what each line does: a predicate runs against the current entity; a
+/// line starting with `.` is a command (see `DotCommands.swift`).
+final class ReplSession {
+    var source: QuerySource
+    var entity: String?
+    var sort: [SortRule] = []
+    /// Rows shown per query; 0 shows all.
+    var limit = 20
+    var offset = 0
+    var format = OutputFormat.table
+    var variables: [String: PredicateValue] = [:]
+    var timer: Bool
+    /// Key paths to show instead of the entity's attributes.
+    var columns: [String]? = nil
+    /// The last predicate that parsed, for `.sql`, `.explain` and `.count`.
+    var lastText: String?
+    let interactive: Bool
+    let output: (String) -> Void
+    let errorOutput: (String) -> Void
+    /// Whether the last line failed (scripts exit with 1 if any did).
+    private(set) var failureCount = 0
+    var quitRequested = false
+
+    init(source: QuerySource, interactive: Bool, output: @escaping (String) -> Void, errorOutput: @escaping (String) -> Void) {
+        self.source = source
+        self.entity = source.defaultEntity
+        self.interactive = interactive
+        self.timer = interactive
+        self.output = output
+        self.errorOutput = errorOutput
+    }
+
+    var prompt: String { "\(entity ?? "pql")> " }
+
+    var banner: String {
+        var lines = ["pql: Apple's NSPredicate language on \(source.title)"]
+        let names = source.entityNames
+        if !names.isEmpty {
+            lines.append("entities: " + names.map { n in source.entity(named: n)?.rowCount.map { "\(n) (\($0.formatted()))" } ?? n }.joined(separator: ", "))
+        }
+        if let entity { lines.append("querying \(entity): type a predicate, e.g. \(example(for: entity))") }
+        lines.append(".help lists the commands, Tab completes, Ctrl-D leaves.")
+        return lines.joined(separator: "\n")
+    }
+
+    private func example(for entity: String) -> String {
+        if entity == "Flight" { return "origin == 'JFK' AND dest == 'LAX' AND dep_delay > 60" }
+        guard let info = source.entity(named: entity), let a = info.attributes.first(where: { $0.type == "string" }) ?? info.attributes.first else {
+            return "TRUEPREDICATE"
+        }
+        return a.type == "string" ? "\(a.name) BEGINSWITH[c] 'a'" : "\(a.name) != nil"
+    }
+
+    /// Runs one line; returns false when the session should end.
+    @discardableResult
+    func handle(_ raw: String) -> Bool {
+        let line = raw.trimmingCharacters(in: .whitespaces)
+        InterruptFlag.raised = 0
+        if line.isEmpty || line.hasPrefix("--") || line.hasPrefix("#") && !line.hasPrefix("#size") { return true }
+        do {
+            if line.hasPrefix(".") {
+                try DotCommands.run(line, in: self)
+            } else {
+                try runQuery(line)
+            }
+        } catch {
+            failureCount += 1
+            report(error)
+        }
+        return !quitRequested
+    }
+
+    func report(_ error: Error) {
+        if InterruptFlag.raised != 0 {
+            errorOutput("Interrupted.")
+            return
+        }
+        switch error {
+        case let e as PredicateFormatError: errorOutput(e.rendered)
+        case let e as StoreError: errorOutput(e.rendered.hasPrefix("error") ? e.rendered : "error: " + e.rendered)
+        case let e as PredicateEvaluationError:
+            errorOutput("error: \(e.message)" + (e.hint.map { "\nhint: \($0)" } ?? ""))
+        case let e as ReplError: errorOutput(e.rendered)
+        default: errorOutput("error: \(error)")
+        }
+    }
+
+    func currentEntity() throws -> String {
+        guard let entity else { throw ReplError("no entity is in use", hint: "choose one with .use ENTITY (.entities lists them)") }
+        return entity
+    }
+
+    func request(_ text: String) throws -> QueryRequest {
+        let node = try PredicateNode(format: text)
+        return QueryRequest(entity: try currentEntity(), text: text, predicate: node, sort: sort,
+                            limit: limit == 0 ? nil : limit, offset: offset, variables: variables)
+    }
+
+    /// The columns a table shows: `.columns`, or the entity's attributes.
+    func shownColumns() throws -> [String] {
+        if let columns { return columns }
+        let name = try currentEntity()
+        return source.entity(named: name)?.attributes.map(\.name) ?? []
+    }
+
+    func runQuery(_ text: String) throws {
+        let r = try request(text)
+        lastText = text
+        let columns = try shownColumns()
+        let started = Date()
+        let (rows, total) = try interruptible { () throws -> ([[PredicateValue]], Int) in
+            let rows = try source.rows(r, columns: columns)
+            // A full page may have more behind it: only then is the count a second query.
+            if let limit = r.limit, rows.count == limit { return (rows, try source.count(r.unpaged)) }
+            if rows.isEmpty && r.offset > 0 { return (rows, try source.count(r.unpaged)) }
+            return (rows, r.offset + rows.count)
+        }
+        let elapsed = Date().timeIntervalSince(started)
+        let renderer = ResultRenderer(format: format, width: interactive ? LineEditor.terminalWidth() : nil, color: interactive)
+        let (text, hidden) = renderer.render(columns: columns, rows: rows)
+        var footer = summary(shown: rows.count, total: total)
+        if timer { footer += " (\(Self.duration(elapsed)))" }
+        if format == .table {
+            output(rows.isEmpty ? "" : text)
+            if !hidden.isEmpty {
+                output("(\(hidden.count) more column\(hidden.count == 1 ? "" : "s"): \(hidden.prefix(8).joined(separator: ", "))\(hidden.count > 8 ? ", …" : ""); .columns chooses)\n")
+            }
+            output(footer + "\n")
+        } else {
+            output(text)
+            errorOutput(footer)
+        }
+    }
+
+    private func summary(shown: Int, total: Int) -> String {
+        let rows = { (n: Int) in "\(n.formatted()) row\(n == 1 ? "" : "s")" }
+        if shown == 0 && offset > 0 && total <= offset { return "no rows past .offset \(offset) (\(rows(total)) in all)" }
+        if shown == total && offset == 0 { return rows(total) }
+        let first = offset + 1, last = offset + shown
+        var s = "rows \(first.formatted())–\(last.formatted()) of \(total.formatted())"
+        let more = total - last
+        if more > 0 { s += " … \(more.formatted()) more (.limit N or .offset \(last) to see them)" }
+        return s
+    }
+
+    static func duration(_ seconds: Double) -> String {
+        seconds < 1 ? String(format: "%.1f ms", seconds * 1000) : String(format: "%.2f s", seconds)
+    }
+
+    /// Runs `body` with Ctrl-C armed: a watcher thread turns the signal's flag into an
+    /// interrupt of the running SQLite statement (signal handlers must not call into SQLite's
+    /// connection objects themselves).
+    func interruptible<T>(_ body: () throws -> T) throws -> T {
+        InterruptFlag.raised = 0
+        let done = Watch()
+        let target = InterruptTarget(source)
+        let watcher = Thread {
+            while !done.isSet {
+                if InterruptFlag.raised != 0 {
+                    target.source.interrupt()
+                    return
+                }
+                usleep(10_000)
+            }
+        }
+        watcher.start()
+        defer { done.set() }
+        let result = try body()
+        if InterruptFlag.raised != 0 { throw ReplError("interrupted") }
+        return result
+    }
+}
+
+/// The source a watcher thread may interrupt: `QuerySource.interrupt()` is the one call made
+/// from another thread (SQLite's `sqlite3_interrupt` is meant for exactly that).
+final class InterruptTarget: @unchecked Sendable {
+    let source: QuerySource
+    init(_ source: QuerySource) { self.source = source }
+}
+
+/// A flag one thread sets and another polls.
+final class Watch: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+    var isSet: Bool { lock.withLock { value } }
+    func set() { lock.withLock { value = true } }
+}

@@ -1,0 +1,36 @@
+import Foundation
+import PQLStore
+
+/// Opens what `pql FILE` and `.open FILE` name: the demo, an SQLite database (by its header,
+/// whatever its extension), or a data file read into memory.
+enum SourceOpener {
+    static func open(_ path: String) throws -> QuerySource {
+        if path == StoreLocation.demo {
+            let store = try DemoDatabase.open()
+            return StoreSource(store: store, title: "the nycflights13 demo (flights from New York City in 2013)")
+        }
+        let expanded = (path as NSString).expandingTildeInPath
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: expanded, isDirectory: &isDirectory) else {
+            throw ReplError("no file at '\(path)'", hint: "check the path; `:demo:` opens the demo database")
+        }
+        if isDirectory.boolValue { throw ReplError("'\(path)' is a directory", hint: "open a database or data file in it") }
+        if isSQLite(expanded) {
+            return StoreSource(store: try PredicateStore(path: expanded), title: "\(path) (SQLite)")
+        }
+        let lower = expanded.lowercased()
+        let known = [".json", ".jsonl", ".ndjson", ".csv", ".zip", ".plist"]
+        guard known.contains(where: { lower.hasSuffix($0) }) else {
+            throw ReplError("cannot tell what '\(path)' holds", hint: "pql opens SQLite databases and .json, .jsonl, .ndjson, .csv, .csv.zip and .plist files")
+        }
+        return try MemorySource(url: URL(fileURLWithPath: expanded))
+    }
+
+    /// SQLite files start with "SQLite format 3" and a NUL.
+    static func isSQLite(_ path: String) -> Bool {
+        guard let h = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? h.close() }
+        let head = (try? h.read(upToCount: 16)) ?? Data()
+        return head == Data("SQLite format 3\u{0}".utf8)
+    }
+}

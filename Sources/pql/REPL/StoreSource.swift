@@ -1,0 +1,66 @@
+import Foundation
+import PQL
+import PQLStore
+
+/// An SQLite store: queries are fetch requests compiled to SQL.
+final class StoreSource: QuerySource {
+    let store: PredicateStore
+    let title: String
+    private var counts: [String: Int] = [:]
+
+    init(store: PredicateStore, title: String) {
+        self.store = store
+        self.title = title
+    }
+
+    var entityNames: [String] { store.model.entities.filter { !$0.isAbstract }.map(\.name) }
+
+    /// The entity with the most rows (the flights, on the demo): the one people came to query.
+    var defaultEntity: String? {
+        entityNames.max { (rowCount($0) ?? 0) < (rowCount($1) ?? 0) }
+    }
+
+    func rowCount(_ entity: String) -> Int? {
+        if let n = counts[entity] { return n }
+        let n = try? store.count(EntityQuery(entity))
+        counts[entity] = n
+        return n
+    }
+
+    func entity(named name: String) -> EntityInfo? {
+        guard let e = try? store.model.entity(named: name) else { return nil }
+        let attributes = store.model.allAttributes(e).map { a -> EntityInfo.Attribute in
+            var notes: [String] = []
+            if a.isUnique { notes.append("unique") }
+            if a.isIndexed { notes.append("indexed") }
+            if !a.isOptional { notes.append("required") }
+            return EntityInfo.Attribute(name: a.name, type: a.type.rawValue, notes: notes.joined(separator: ", "))
+        }
+        let relationships = store.model.allRelationships(e).map {
+            EntityInfo.Relationship(name: $0.name, target: $0.destination, toMany: $0.isToMany)
+        }
+        return EntityInfo(name: e.name, attributes: attributes, relationships: relationships, rowCount: rowCount(name))
+    }
+
+    private func query(_ r: QueryRequest) throws -> EntityQuery {
+        var q = try EntityQuery(r.entity, where: r.text.isEmpty ? "TRUEPREDICATE" : r.text, sort: r.sort,
+                                limit: r.limit, offset: r.offset, variables: r.variables)
+        q.predicate = r.predicate
+        return q
+    }
+
+    func count(_ r: QueryRequest) throws -> Int { try store.count(query(r)) }
+
+    func rows(_ r: QueryRequest, columns: [String]) throws -> [[PredicateValue]] {
+        try store.fetchProperties(columns, query(r)).map { row in columns.map { row[$0] ?? .null } }
+    }
+
+    func sql(_ r: QueryRequest) throws -> (sql: String, bindings: [String])? {
+        let c = try store.sql(for: query(r))
+        return (c.sql, c.bindings.map { "\($0)" })
+    }
+
+    func plan(_ r: QueryRequest) throws -> [String]? { try store.queryPlan(for: query(r)) }
+
+    func interrupt() { store.interrupt() }
+}

@@ -1,0 +1,230 @@
+import CLineEdit
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Line editing, history and completion on a terminal through libedit.
+///
+/// libedit rather than a hand-rolled editor because it already knows every
+/// terminal's escape sequences, wide characters and the emacs key bindings
+/// people expect; the C shim `CLineEdit` exists only because Swift cannot call
+/// its variadic `el_set` and `history`.
+///
+/// The editor leaves signals to the program (libedit's own handlers would
+/// fight the REPL's): install a SIGINT handler with
+/// ``installInterruptHandler(_:)`` so that Ctrl-C at the prompt ends the
+/// blocking read and ``read(prompt:)`` returns ``Input/interrupted``.
+final class LineEditor {
+    /// What one ``read(prompt:)`` produced.
+    enum Input: Equatable {
+        /// A line the user entered, without its newline.
+        case line(String)
+        /// Ctrl-C at the prompt: the half-typed line is discarded, and the cursor
+        /// is already on a fresh line.
+        case interrupted
+        /// Ctrl-D on an empty line, end of input or a terminal error; the cursor
+        /// is on a fresh line.
+        case end
+    }
+
+    /// Returns the range of the word being completed and the candidates that
+    /// could replace it, given the whole line and the cursor in it.
+    typealias Completer = (_ line: String, _ cursor: String.Index) -> (word: Range<String.Index>, candidates: [String])
+
+    /// How many lines the history keeps, in memory and on disk.
+    static let historyLimit = 1000
+    /// More candidates than this are summarized rather than listed: a screenful
+    /// of names helps nobody.
+    static let listLimit = 100
+
+    private let editor: OpaquePointer
+    private let historyFile: URL?
+
+    /// Called on TAB. Without one, TAB inserts a tab.
+    ///
+    /// One candidate replaces the word (followed by a space unless it ends in
+    /// `.` or `(`, where the user will go on typing); several extend the word to
+    /// their longest common prefix; when that adds nothing they are listed
+    /// below the line, as bash and sqlite3 do.
+    var completer: Completer? {
+        didSet { installCompleter() }
+    }
+
+    /// nil when standard input or output is not a terminal: piped input must be
+    /// read verbatim, without prompts or escape sequences.
+    init?(program: String, historyFile: URL?) {
+        guard Self.isTerminal, let editor = pql_editor_open(program, nil, nil, nil) else { return nil }
+        self.editor = editor
+        self.historyFile = historyFile
+        pql_editor_history_set_size(editor, Int32(Self.historyLimit))
+        if let historyFile, FileManager.default.fileExists(atPath: historyFile.path) {
+            _ = pql_editor_history_load(editor, historyFile.path)
+        }
+    }
+
+    deinit {
+        pql_editor_close(editor)
+    }
+
+    /// Reads one line, showing the prompt.
+    ///
+    /// The prompt must be plain text: libedit measures it to place the cursor,
+    /// so escape sequences (colours) in it would throw the line off. Standard
+    /// output is flushed first so that text printed with `print` appears above
+    /// the prompt, not after it.
+    func read(prompt: String) -> Input {
+        fflush(nil)
+        var text: UnsafePointer<CChar>?
+        var length: Int32 = 0
+        switch pql_editor_read(editor, prompt, &text, &length) {
+        case PQL_READ_LINE:
+            guard let text else { return .line("") }
+            let bytes = UnsafeRawBufferPointer(start: text, count: Int(length))
+            return .line(String(decoding: bytes, as: UTF8.self))
+        case PQL_READ_INTERRUPTED:
+            return .interrupted
+        default:
+            return .end
+        }
+    }
+
+    /// Adds the line to the history, so Up recalls it, and saves the history
+    /// at once: a session that crashes or is killed should not lose it.
+    ///
+    /// Blank lines and a repeat of the previous line are not kept.
+    func remember(_ line: String) {
+        guard !line.allSatisfy(\.isWhitespace) else { return }
+        pql_editor_history_add(editor, line)
+        guard let historyFile else { return }
+        try? FileManager.default.createDirectory(at: historyFile.deletingLastPathComponent(),
+                                                 withIntermediateDirectories: true)
+        _ = pql_editor_history_save(editor, historyFile.path)
+    }
+
+    /// The number of lines in the history.
+    var historyCount: Int { Int(pql_editor_history_count(editor)) }
+
+    // MARK: Completion
+
+    private func installCompleter() {
+        guard completer != nil else {
+            pql_editor_set_completer(editor, nil, nil)
+            return
+        }
+        // The editor is owned by self and dies with it, so an unretained
+        // pointer cannot dangle while libedit can call back.
+        pql_editor_set_completer(editor, { context, editor, line, length, cursor in
+            guard let context, let editor, let line else { return PQL_COMPLETE_BEEP }
+            let me = Unmanaged<LineEditor>.fromOpaque(context).takeUnretainedValue()
+            let bytes = UnsafeRawBufferPointer(start: line, count: Int(length))
+            return me.complete(String(decoding: bytes, as: UTF8.self), byteLength: Int(length),
+                               cursor: Int(cursor), editor: editor)
+        }, Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    private func complete(_ line: String, byteLength: Int, cursor offset: Int,
+                          editor: OpaquePointer) -> pql_complete_action {
+        // Invalid UTF-8 was repaired while decoding, so byte offsets no longer match.
+        guard let completer, line.utf8.count == byteLength, offset <= byteLength,
+              let cursor = line.utf8.index(line.utf8.startIndex, offsetBy: offset)
+                  .samePosition(in: line.unicodeScalars)
+        else { return PQL_COMPLETE_BEEP }
+        let (word, found) = completer(line, cursor)
+        var seen = Set<String>()
+        let candidates = found.filter { seen.insert($0).inserted }
+        guard !candidates.isEmpty, word.lowerBound >= line.startIndex, word.upperBound <= line.endIndex
+        else { return PQL_COMPLETE_BEEP }
+
+        let typed = line[word]
+        let replacement: String
+        if candidates.count == 1, let only = candidates.first {
+            replacement = only.hasSuffix(".") || only.hasSuffix("(") ? only : only + " "
+        } else {
+            let prefix = Self.commonPrefix(candidates)
+            guard prefix.count > typed.count else {
+                pql_editor_print_below(editor, Self.list(candidates, width: Int(pql_editor_columns(editor))))
+                return PQL_COMPLETE_REDISPLAY
+            }
+            replacement = prefix
+        }
+        if replacement == typed { return PQL_COMPLETE_BEEP }
+        // libedit counts characters as Unicode scalars (wchar_t).
+        let move = line.unicodeScalars.distance(from: cursor, to: word.upperBound)
+        let remove = line.unicodeScalars[word].count
+        pql_editor_replace(editor, Int32(move), Int32(remove), replacement)
+        return PQL_COMPLETE_REFRESH
+    }
+
+    /// The longest string every candidate starts with, compared character by character.
+    static func commonPrefix(_ strings: [String]) -> String {
+        guard let first = strings.first else { return "" }
+        var prefix = Array(first)
+        for string in strings.dropFirst() {
+            let shared = zip(prefix, string).prefix { $0 == $1 }.count
+            prefix.removeSubrange(shared...)
+        }
+        return String(prefix)
+    }
+
+    /// Candidates in columns, filled top to bottom like `ls`, each line ending in
+    /// a newline.
+    static func list(_ candidates: [String], width: Int) -> String {
+        let shown = Array(candidates.prefix(listLimit))
+        let widths = shown.map(displayWidth)
+        let column = (widths.max() ?? 0) + 2
+        let columns = max(1, min(shown.count, (max(width, 1) + 2) / column))
+        let rows = (shown.count + columns - 1) / columns
+        var text = ""
+        for row in 0..<rows {
+            var line = ""
+            for col in 0..<columns {
+                let index = col * rows + row
+                guard index < shown.count else { break }
+                if col > 0 { line += String(repeating: " ", count: column - widths[index - rows]) }
+                line += shown[index]
+            }
+            text += line + "\n"
+        }
+        if candidates.count > shown.count {
+            text += "… and \(candidates.count - shown.count) more\n"
+        }
+        return text
+    }
+
+    /// Columns the text takes on a terminal: East Asian wide characters take two.
+    static func displayWidth(_ text: String) -> Int {
+        Int(pql_display_width(text))
+    }
+
+    // MARK: Terminal
+
+    /// Whether both standard input and output are a terminal, the condition for
+    /// line editing.
+    static var isTerminal: Bool { isatty(0) == 1 && isatty(1) == 1 }
+
+    /// The width of the terminal on standard output, for laying out results;
+    /// `$COLUMNS` when output is not a terminal but the user set it.
+    static func terminalWidth() -> Int? {
+        var size = winsize()
+        if ioctl(1, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
+        if let columns = ProcessInfo.processInfo.environment["COLUMNS"].flatMap(Int.init), columns > 0 {
+            return columns
+        }
+        return nil
+    }
+
+    /// Installs a SIGINT handler *without* `SA_RESTART`.
+    ///
+    /// Without `SA_RESTART` the terminal read that libedit is blocked in fails
+    /// with `EINTR` when Ctrl-C is pressed, which is the only way the prompt can
+    /// notice. The handler runs in signal context: it should only set a flag and
+    /// call `sqlite3_interrupt` (which the sqlite3 shell calls from its handler too).
+    static func installInterruptHandler(_ onInterrupt: @escaping @convention(c) (Int32) -> Void) {
+        var action = sigaction()
+        action.__sigaction_handler.sa_handler = onInterrupt
+        action.sa_flags = 0
+        sigemptyset(&action.sa_mask)
+        sigaction(SIGINT, &action, nil)
+    }
+}

@@ -1,0 +1,124 @@
+import Foundation
+import Testing
+
+/// `pql` at a terminal, driven through a pseudo-terminal as a person would use it: the banner,
+/// a query and its table, completion, history across sessions, Ctrl-C and Ctrl-D.
+@Suite(.serialized) struct ReplTerminalTests {
+    func start(_ arguments: [String] = [], history: String? = nil, columns: Int = 100) throws -> PseudoTerminal {
+        var env = DemoCache.environment
+        if let history { env["PQL_HISTORY"] = history }
+        let t = try PseudoTerminal(executable: PQLProcess.binary, arguments: arguments, environment: env, columns: columns, rows: 40)
+        // The demo store may be built on first use; after that the prompt comes at once.
+        #expect(t.waitFor("Flight> ", timeout: 120), "no prompt: \(t.screen.text)")
+        return t
+    }
+
+    @Test func opensOnTheDemoAndPrintsATable() throws {
+        let t = try start(columns: 80)
+        defer { t.kill() }
+        let screen = t.screen.text
+        #expect(screen.contains("the nycflights13 demo"), "\(screen)")
+        #expect(screen.contains("Flight (336,776)"), "\(screen)")
+        #expect(screen.contains(".help lists the commands"), "\(screen)")
+        t.type("origin == 'JFK' AND dep_delay > 1000")
+        t.press(.enter)
+        #expect(t.waitFor("4 rows ("), "\(t.screen.text)")
+        let lines = t.screen.lines
+        // An 80-column terminal shows the columns that fit and names the rest.
+        #expect(lines.contains { $0.hasPrefix("year  month  day  dep_time") }, "\(t.screen.text)")
+        #expect(lines.allSatisfy { CellWidth.of($0) <= 80 }, "\(t.screen.text)")
+        #expect(t.screen.text.contains("more columns: "), "\(t.screen.text)")
+        t.press(.ctrlD)
+        #expect(t.waitForExit() == 0)
+    }
+
+    @Test func tabCompletesCommandsEntitiesAndKeyPaths() throws {
+        let t = try start()
+        defer { t.kill() }
+        t.type(".us")
+        t.press(.tab)
+        #expect(t.waitForLine("Flight> .use "), "\(t.screen.text)")
+        t.type("Airl")
+        t.press(.tab)
+        #expect(t.waitForLine("Flight> .use Airline "), "\(t.screen.text)")
+        t.press(.enter)
+        #expect(t.waitFor("Airline> "))
+        t.type(".use Flight")
+        t.press(.enter)
+        #expect(t.waitForLine("Flight> "), "\(t.screen.text)")
+        t.type("airl")
+        t.press(.tab)
+        #expect(t.waitForLine("Flight> airline."), "\(t.screen.text)")
+        t.type("na")
+        t.press(.tab)
+        #expect(t.waitForLine("Flight> airline.name "), "\(t.screen.text)")
+        t.type("BEGINSW")
+        t.press(.tab)
+        #expect(t.waitForLine("Flight> airline.name BEGINSWITH "), "\(t.screen.text)")
+        t.type("'Haw'")
+        t.press(.enter)
+        #expect(t.waitFor("of 342 …"), "\(t.screen.text)")
+        // Several candidates are listed when nothing can be added.
+        t.type("dep_")
+        t.press(.tab)
+        t.press(.tab)
+        #expect(t.waitFor("dep_delay"), "\(t.screen.text)")
+        #expect(t.waitFor("dep_time"), "\(t.screen.text)")
+        t.press(.ctrlC)
+        t.press(.ctrlD)
+        #expect(t.waitForExit() == 0)
+    }
+
+    @Test func historyPersistsAcrossSessions() throws {
+        let history = DemoCache.directory + "/history-\(UUID().uuidString)"
+        do {
+            let t = try start(history: history)
+            t.type("dest == 'HNL' AND dep_delay > 300")
+            t.press(.enter)
+            #expect(t.waitFor(" ms)"), "\(t.screen.text)")
+            t.press(.ctrlD)
+            #expect(t.waitForExit() == 0)
+        }
+        let t = try start(history: history)
+        defer { t.kill() }
+        t.press(.up)
+        #expect(t.waitForLine("Flight> dest == 'HNL' AND dep_delay > 300"), "\(t.screen.text)")
+        t.press(.enter)
+        #expect(t.waitFor(" ms)"), "\(t.screen.text)")
+    }
+
+    @Test func ctrlCCancelsARunningQueryAndTheLine() throws {
+        let t = try start()
+        defer { t.kill() }
+        // Ctrl-C at the prompt drops the half-typed line.
+        t.type("dep_delay > ")
+        t.press(.ctrlC)
+        #expect(t.waitForLine("Flight> "), "\(t.screen.text)")
+        // A correlated subquery over every airline's flights for each flight: hours of work.
+        t.type("SUBQUERY(airline.flights, $f, $f.dep_delay > dep_delay).@count > 100000000")
+        t.press(.enter)
+        usleep(1_500_000)
+        t.press(.ctrlC)
+        #expect(t.waitFor("Interrupted.", timeout: 30), "\(t.screen.text)")
+        #expect(t.waitUntil { $0.cursorLine.hasPrefix("Flight>") })
+        t.type(".count dep_delay > 1000")
+        t.press(.enter)
+        #expect(t.waitFor("\n5\n") || t.screen.lines.contains("5"), "\(t.screen.text)")
+        t.press(.ctrlD)
+        #expect(t.waitForExit() == 0)
+    }
+}
+
+extension PseudoTerminal {
+    /// Waits until the cursor's line reads `text` (trailing spaces included) with the cursor at its end.
+    func waitForLine(_ text: String, timeout: Double = 20) -> Bool {
+        waitUntil(timeout: timeout) { $0.cursorLine == text.replacingOccurrences(of: " +$", with: "", options: .regularExpression) && $0.cursorColumn == CellWidth.of(text) }
+    }
+}
+
+/// Terminal cells of a screen line (wide characters take two).
+enum CellWidth {
+    static func of(_ s: String) -> Int {
+        s.unicodeScalars.reduce(0) { $0 + (($1.value >= 0x1100 && $1.properties.isEmojiPresentation) || (0x4E00...0x9FFF).contains($1.value) ? 2 : 1) }
+    }
+}
