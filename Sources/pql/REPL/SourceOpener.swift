@@ -6,6 +6,10 @@ import PQLStore
 enum SourceOpener {
     static func open(_ path: String) throws -> QuerySource {
         if path == StoreLocation.demo {
+            if !FileManager.default.fileExists(atPath: DemoDatabase.defaultPath) {
+                // The first run builds the store from the shipped CSV files: say why it waits.
+                Output.error("building the demo database in \(DemoDatabase.defaultPath) (first run only, a few seconds)…")
+            }
             let store = try DemoDatabase.open()
             return StoreSource(store: store, title: "the nycflights13 demo (flights from New York City in 2013)")
         }
