@@ -98,8 +98,11 @@ import Testing
         defer { t.kill() }
         // Ctrl-C at the prompt drops the half-typed line.
         t.type("dep_delay > ")
+        #expect(t.waitForLine("Flight> dep_delay > "), "\(t.screen.text)")
+        let row = t.screen.cursorRow
         t.press(.ctrlC)
-        #expect(t.waitForLine("Flight> "), "\(t.screen.text)")
+        // A fresh, empty prompt below the dropped line.
+        #expect(t.waitUntil { $0.cursorRow > row && $0.cursorLine == "Flight>" && $0.cursorColumn == 8 }, "\(t.screen.text)")
         // A correlated subquery over every airline's flights for each flight: hours of work.
         t.type("SUBQUERY(airline.flights, $f, $f.dep_delay > dep_delay).@count > 100000000")
         t.press(.enter)
