@@ -187,10 +187,6 @@ static int display_width(const char *text, size_t length) {
     return width;
 }
 
-int pql_display_width(const char *text) {
-    return display_width(text, strlen(text));
-}
-
 void pql_editor_print_below(pql_editor *editor, const char *text) {
     // A long line wraps over several rows and the cursor may sit on any of
     // them: move past the last one so the list overwrites nothing.

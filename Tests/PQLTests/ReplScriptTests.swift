@@ -13,6 +13,13 @@ enum DemoCache {
 
 /// `pql` with standard input not a terminal: one predicate or command per line, plain output.
 @Suite(.serialized) struct ReplScriptTests {
+    /// A new empty directory for a test's files (the caller removes it).
+    func scratchDirectory(_ name: String) throws -> URL {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        return dir
+    }
+
     func run(_ lines: [String], _ arguments: [String] = []) throws -> PQLProcess {
         try PQLProcess.run(arguments, stdin: Data((lines.joined(separator: "\n") + "\n").utf8), environment: DemoCache.environment)
     }
@@ -43,8 +50,7 @@ enum DemoCache {
     }
 
     @Test func nullIsShownAndNumbersAlignRight() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("pql-repl-null-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let dir = try scratchDirectory("pql-repl-null")
         defer { try? FileManager.default.removeItem(at: dir) }
         let csv = dir.appendingPathComponent("t.csv")
         try "code,score,note\nA,1,x\nB,NA,a very long note that is wider than any table cell should ever be\nC,22.5,\n".write(to: csv, atomically: true, encoding: .utf8)
@@ -98,8 +104,7 @@ enum DemoCache {
         #expect(json.stdout.contains("name  age\n----  ---\nÅsa    61\n1 row\n"), "\(json.stdout)")
         #expect(json.stderr.contains("keypath 'agee' not found in people"), "\(json.stderr)")
         #expect(json.stderr.contains("did you mean 'age'?"), "\(json.stderr)")
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("pql-repl-files-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let dir = try scratchDirectory("pql-repl-files")
         defer { try? FileManager.default.removeItem(at: dir) }
         let csv = dir.appendingPathComponent("cities.csv")
         try "city,country,population\nParis,FR,2100000\nLyon,FR,520000\nBerlin,DE,3600000\n".write(to: csv, atomically: true, encoding: .utf8)
@@ -117,8 +122,7 @@ enum DemoCache {
     }
 
     @Test func opensAnySQLiteFile() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("pql-repl-db-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let dir = try scratchDirectory("pql-repl-db")
         defer { try? FileManager.default.removeItem(at: dir) }
         let people = PQLProcess.fixtures.appendingPathComponent("people.json").path
         let csv = dir.appendingPathComponent("people.csv")

@@ -54,7 +54,4 @@ void pql_editor_print_below(pql_editor *editor, const char *text);
 /// The terminal's width in columns as libedit knows it.
 int pql_editor_columns(pql_editor *editor);
 
-/// Columns the UTF-8 text takes on a terminal (wide East Asian characters take two).
-int pql_display_width(const char *text);
-
 #endif

@@ -184,10 +184,9 @@ extension SharedSemantics {
     /// ```
     package static func caseInsensitivePrefixRanges(_ needle: String) -> [PrefixRangeGroup]? {
         guard let starts = caseInsensitivePrefixStarts(needle) else { return nil }
-        let folded = StringFolding.fold(needle, caseInsensitive: true, diacriticInsensitive: false)
         var spellings: [String] = []
-        let bytes = Array(folded.utf8)
-        if !bytes.isEmpty, bytes.allSatisfy({ $0 < 0x80 }), bytes.filter({ $0 >= 0x61 && $0 <= 0x7A }).count <= 3 {
+        let bytes = Array((caseInsensitiveASCIIFold(needle) ?? "").utf8)
+        if !bytes.isEmpty, bytes.filter({ $0 >= 0x61 && $0 <= 0x7A }).count <= 3 {
             var spelled: [[UInt8]] = [[]]
             for b in bytes {
                 let variants: [UInt8] = b >= 0x61 && b <= 0x7A ? [b - 0x20, b] : [b]

@@ -50,11 +50,7 @@ enum DotCommands {
                 let near = SharedSemantics.nearestNames(to: argument, in: s.source.entityNames)
                 throw ReplError("no entity '\(argument)'", hint: near.isEmpty ? ".entities lists them" : "did you mean \(near.joined(separator: " or "))?")
             }
-            s.entity = match
-            s.columns = nil
-            s.sort = []
-            s.offset = 0
-            s.lastText = nil
+            s.use(match)
             s.output("using \(match)\n")
         case "columns": try columns(argument, s)
         case "sort": try sort(argument, s)
@@ -87,11 +83,7 @@ enum DotCommands {
             guard !argument.isEmpty else { throw ReplError("which file?", hint: "write .open FILE (or .open :demo:)") }
             let source = try SourceOpener.open(argument)
             s.source = source
-            s.entity = source.defaultEntity
-            s.columns = nil
-            s.sort = []
-            s.offset = 0
-            s.lastText = nil
+            s.use(source.defaultEntity)
             s.output("opened \(source.title)\n" + (s.entity.map { "using \($0)\n" } ?? ""))
         case "quit", "exit", "q": s.quitRequested = true
         default:

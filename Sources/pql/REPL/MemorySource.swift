@@ -32,7 +32,7 @@ final class MemorySource: QuerySource {
                 }
             }
         }
-        // CSV keeps its column order; other formats list keys alphabetically.
+        // Keys in order of first appearance, each row's keys taken alphabetically.
         self.keys = keys
         title = "\(file): \(records.count.formatted()) rows in memory"
     }

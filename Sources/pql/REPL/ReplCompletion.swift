@@ -50,31 +50,22 @@ struct ReplCompletion {
         return (range, candidates)
     }
 
-    /// Key paths from the current entity that start with `word`; relationships end in `.`.
+    /// Key paths from the current entity that start with `word`; relationships end in `.`,
+    /// and after a to-many the collection operators are offered too.
     func keyPaths(completing word: String) -> [String] {
         guard var entity = session.entity.flatMap({ session.source.entity(named: $0) }) else { return [] }
         var parts = word.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         let last = parts.removeLast()
         var prefix = ""
+        var followed: EntityInfo.Relationship?
         for p in parts {
-            if Self.operators.contains(p) { return [] }
             guard let r = entity.relationships.first(where: { $0.name == p }), let next = session.source.entity(named: r.target) else { return [] }
             prefix += p + "."
+            followed = r
             entity = next
         }
         var names = entity.attributes.map(\.name) + entity.relationships.map { $0.name + "." }
-        if !parts.isEmpty, let r = previousRelationship(parts), r.toMany { names += Self.operators }
+        if followed?.toMany == true { names += Self.operators }
         return names.filter { $0.hasPrefix(last) }.map { prefix + $0 }
-    }
-
-    private func previousRelationship(_ parts: [String]) -> EntityInfo.Relationship? {
-        guard var entity = session.entity.flatMap({ session.source.entity(named: $0) }) else { return nil }
-        var found: EntityInfo.Relationship?
-        for p in parts {
-            guard let r = entity.relationships.first(where: { $0.name == p }), let next = session.source.entity(named: r.target) else { return nil }
-            found = r
-            entity = next
-        }
-        return found
     }
 }

@@ -81,12 +81,21 @@ final class ReplSession {
         }
         switch error {
         case let e as PredicateFormatError: errorOutput(e.rendered)
-        case let e as StoreError: errorOutput(e.rendered.hasPrefix("error") ? e.rendered : "error: " + e.rendered)
+        case let e as StoreError: errorOutput(e.userFacing.text)
         case let e as PredicateEvaluationError:
             errorOutput("error: \(e.message)" + (e.hint.map { "\nhint: \($0)" } ?? ""))
         case let e as ReplError: errorOutput(e.rendered)
         default: errorOutput("error: \(error)")
         }
+    }
+
+    /// Switches to `entity`, dropping the settings that belonged to the previous one.
+    func use(_ entity: String?) {
+        self.entity = entity
+        columns = nil
+        sort = []
+        offset = 0
+        lastText = nil
     }
 
     func currentEntity() throws -> String {

@@ -42,10 +42,11 @@ final class StoreSource: QuerySource {
         return EntityInfo(name: e.name, attributes: attributes, relationships: relationships, rowCount: rowCount(name))
     }
 
-    private func query(_ r: QueryRequest) throws -> EntityQuery {
-        var q = try EntityQuery(r.entity, where: r.text.isEmpty ? "TRUEPREDICATE" : r.text, sort: r.sort,
-                                limit: r.limit, offset: r.offset, variables: r.variables)
-        q.predicate = r.predicate
+    /// The request as a fetch: the session parsed the predicate already; its text goes along
+    /// so that errors point into it.
+    private func query(_ r: QueryRequest) -> EntityQuery {
+        var q = EntityQuery(r.entity, predicate: r.predicate, sort: r.sort, limit: r.limit, offset: r.offset, variables: r.variables)
+        q.predicateText = r.text
         return q
     }
 

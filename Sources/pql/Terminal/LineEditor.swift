@@ -171,7 +171,7 @@ final class LineEditor {
     /// a newline.
     static func list(_ candidates: [String], width: Int) -> String {
         let shown = Array(candidates.prefix(listLimit))
-        let widths = shown.map(displayWidth)
+        let widths = shown.map(CellText.width)
         let column = (widths.max() ?? 0) + 2
         let columns = max(1, min(shown.count, (max(width, 1) + 2) / column))
         let rows = (shown.count + columns - 1) / columns
@@ -190,11 +190,6 @@ final class LineEditor {
             text += "… and \(candidates.count - shown.count) more\n"
         }
         return text
-    }
-
-    /// Columns the text takes on a terminal: East Asian wide characters take two.
-    static func displayWidth(_ text: String) -> Int {
-        Int(pql_display_width(text))
     }
 
     // MARK: Terminal
