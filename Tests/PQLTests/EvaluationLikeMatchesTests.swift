@@ -180,4 +180,18 @@ struct EvaluationLikeMatchesTests {
         let q = try PredicateNode(format: "SELF LIKE '?*'")
         #expect(try values.filter(q) == ["a1", "b22", "c", "d333", "e\n4"])
     }
+
+    /// Patterns that are canonically equivalent but differ in code points are different
+    /// regular expressions: the pattern cache must not hand one the other's compiled form
+    /// (it once keyed by `String`, whose equality is canonical equivalence).
+    @Test func canonicallyEquivalentPatternsAreNotShared() throws {
+        let p = try PredicateNode(format: "SELF MATCHES $pattern")
+        let composed = "caf\u{E9}", decomposed = "cafe\u{301}"
+        for _ in 0..<2 {
+            #expect(try p.evaluate(on: PredicateValue.string(composed), variables: ["pattern": .string(composed)]))
+            #expect(try !p.evaluate(on: PredicateValue.string(composed), variables: ["pattern": .string(decomposed)]))
+            #expect(try p.evaluate(on: PredicateValue.string(decomposed), variables: ["pattern": .string(decomposed)]))
+            #expect(try !p.evaluate(on: PredicateValue.string(decomposed), variables: ["pattern": .string(composed)]))
+        }
+    }
 }

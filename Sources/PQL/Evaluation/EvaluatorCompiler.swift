@@ -1,6 +1,18 @@
 /// Per-evaluation state: variable bindings (SUBQUERY and `:=` add to them).
 struct EvaluationState {
     var variables: [String: PredicateValue]
+    /// SUBQUERY element tests so far, for cancellation checks inside one long evaluation.
+    var steps = 0
+
+    /// Every 16,384 SUBQUERY element tests, a cancelled task stops the evaluation: nested
+    /// subqueries over large collections are the one place a single object can take minutes.
+    @inline(__always)
+    mutating func countStep() throws(EvalError) {
+        steps &+= 1
+        if steps & 0x3FFF == 0, Task.isCancelled {
+            throw EvalError(kind: .cancelled, message: "the evaluation was cancelled inside a SUBQUERY")
+        }
+    }
 }
 
 typealias PredicateFunction<Root> = (Root, inout EvaluationState) throws(EvalError) -> Bool
@@ -170,6 +182,7 @@ struct EvaluatorCompiler<Root> {
                 defer { state.variables[variable] = saved }
                 var out: [PredicateValue] = []
                 for e in elements {
+                    try state.countStep()
                     state.variables[variable] = e
                     if try pred(root, &state) { out.append(e) }
                 }

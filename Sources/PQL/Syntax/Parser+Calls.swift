@@ -102,9 +102,17 @@ extension Parser {
     /// `SUBQUERY(collection, $variable, predicate)`.
     mutating func parseSubquery() throws(PredicateFormatError) -> Parsed {
         let subquery = current
+        guard subqueryDepth < Self.maxSubqueryNesting else {
+            throw error(.nestingTooDeep, "SUBQUERY nests more than \(Self.maxSubqueryNesting) levels deep", at: subquery,
+                        hint: "split the query, or filter the inner collection in a separate step")
+        }
         advance()
         try enter()
-        defer { leave() }
+        subqueryDepth += 1
+        defer {
+            subqueryDepth -= 1
+            leave()
+        }
         try expect(.leftParen, "'(' after SUBQUERY")
         let collection = try parseExpression()
         try expect(.comma, "',' after the collection", hint: "write SUBQUERY(collection, $x, $x.key > 1)")

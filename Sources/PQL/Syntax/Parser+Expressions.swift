@@ -311,7 +311,14 @@ extension Parser {
                 let e = try parseExpression()
                 elements.append(e.node)
                 height = max(height, e.height)
-                if current.kind == .comma { advance(); continue }
+                if current.kind == .comma {
+                    guard elements.count < Self.maxAggregateElements else {
+                        throw error(.inputTooLong, "the list has more than \(Self.maxAggregateElements) elements", at: open,
+                                    hint: "pass a long list as one argument: x IN %@")
+                    }
+                    advance()
+                    continue
+                }
                 break
             }
         }

@@ -185,6 +185,8 @@ extension Parser {
         let lhsText = text(from: lhsStart, to: lhsEnd)
         advance()
         let opStart = current.start
+        // The operator token's own end: a spelling may be shorter than the symbol (`=` for `==`).
+        let opEnd = current.end
         advance()
         _ = try? parseOptions(for: op, opToken: tokens[index - 1])
         let opText = text(from: opStart, to: previousEnd)
@@ -192,7 +194,7 @@ extension Parser {
         let rhsStart = current.start
         if (try? parseExpression()) != nil { rhsText = text(from: rhsStart, to: previousEnd) }
         throw error(.negatedOperator, "NOT cannot negate an operator; negate the whole comparison",
-                    from: notToken.start, to: opStart + op.symbol.utf8.count,
+                    from: notToken.start, to: opEnd,
                     hint: "write NOT (\(lhsText) \(opText) \(rhsText))")
     }
 

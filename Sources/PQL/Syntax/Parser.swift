@@ -14,6 +14,12 @@ struct Parser {
     static let maxRecursionDepth = 4 * maxNestingDepth
     /// Longer format strings are an error rather than a long wait.
     static let maxSourceLength = 16 * 1024 * 1024
+    /// SUBQUERY inside SUBQUERY: each level multiplies the work per object by the size of a
+    /// collection, so deeper nesting is an error rather than an evaluation that never ends.
+    static let maxSubqueryNesting = 8
+    /// Elements of one `{…}` literal. Longer lists belong in one `%@` argument, which is bound
+    /// as a single value instead of parsed and kept as a tree node per element.
+    static let maxAggregateElements = 100_000
 
     var tokens: [Token]
     var index = 0
@@ -21,6 +27,8 @@ struct Parser {
     var arguments: ArgumentList
     /// Current recursion depth.
     var depth = 0
+    /// SUBQUERY expressions open around the current token.
+    var subqueryDepth = 0
 
     /// A parsed expression with the height of its tree, so that operator chains count toward
     /// the nesting limit too.

@@ -9,15 +9,18 @@ final class RegexCache: @unchecked Sendable {
     private var entries: [Key: RegexPattern] = [:]
     private let capacity: Int
 
+    /// The pattern's bytes, not the `String`: Swift compares strings by canonical
+    /// equivalence, but PCRE2 matches code points, so "é" and "e" + U+0301 are different
+    /// patterns and must not share a compiled one.
     private struct Key: Hashable {
-        let pattern: String
+        let pattern: [UInt8]
         let options: StringOptions
     }
 
     init(capacity: Int = 64) { self.capacity = capacity }
 
     func pattern(_ text: String, options: StringOptions) throws(EvalError) -> RegexPattern {
-        let key = Key(pattern: text, options: options)
+        let key = Key(pattern: Array(text.utf8), options: options)
         lock.lock()
         if let hit = entries[key] { lock.unlock(); return hit }
         lock.unlock()

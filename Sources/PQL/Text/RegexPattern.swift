@@ -81,9 +81,16 @@ final class RegexPattern: @unchecked Sendable {
         }
         if rc >= 0 { return true }
         if rc == PCRE2_ERROR_NOMATCH { return false }
-        if rc == PCRE2_ERROR_MATCHLIMIT || rc == PCRE2_ERROR_DEPTHLIMIT || rc == PCRE2_ERROR_HEAPLIMIT {
+        if rc == PCRE2_ERROR_MATCHLIMIT || rc == PCRE2_ERROR_HEAPLIMIT {
             throw EvalError(kind: .regexLimit, message: "the MATCHES pattern \"\(pattern)\" needs too much backtracking on a \(subject.utf8.count)-byte string",
                             hint: "simplify the pattern: avoid nested repetition such as (a+)+")
+        }
+        // The JIT's stack (32 KiB, PCRE2's default, on the matching thread's own stack so that
+        // one compiled pattern can serve many threads) and the interpreter's depth limit both
+        // bound how many backtracking points one match may keep.
+        if rc == PCRE2_ERROR_DEPTHLIMIT || rc == PCRE2_ERROR_JIT_STACKLIMIT {
+            throw EvalError(kind: .regexLimit, message: "the MATCHES pattern \"\(pattern)\" keeps too many backtracking points on a \(subject.utf8.count)-byte string",
+                            hint: "make repeated groups possessive or atomic, as in (?:a|b)*+, or match shorter strings")
         }
         var buffer = [UInt8](repeating: 0, count: 256)
         _ = pcre2_get_error_message_8(rc, &buffer, buffer.count)

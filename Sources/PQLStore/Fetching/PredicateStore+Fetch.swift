@@ -12,10 +12,10 @@ extension PredicateStore {
     /// Calls `body` with each matching record as SQLite produces it: memory stays bounded
     /// however many rows match.
     public func forEach(_ query: EntityQuery, _ body: (StoreRecord) throws(StoreError) -> Void) throws(StoreError) {
-        try locked { () throws(StoreError) in
-            var builder = try SelectBuilder(model: model, query: query, indexedColumns: indexedColumns())
+        try reading { (connection, model, indexedColumns) throws(StoreError) in
+            var builder = try SelectBuilder(model: model, query: query, indexedColumns: indexedColumns)
             let st = try builder.records()
-            let s = try run(st.compiled, query: query)
+            let s = try run(st.compiled, on: connection)
             // A cached statement left open would hold its read transaction (an old snapshot, and no checkpoints).
             defer { s.reset() }
             // Which columns each entity's rows read, worked out once rather than per row: in a
@@ -50,9 +50,9 @@ extension PredicateStore {
     /// let ids = try store.fetchIDs(try EntityQuery("Flight", where: "dep_delay > 600"))
     /// ```
     public func fetchIDs(_ query: EntityQuery) throws(StoreError) -> [Int64] {
-        try locked { () throws(StoreError) in
-            var builder = try SelectBuilder(model: model, query: query, indexedColumns: indexedColumns())
-            let s = try run(try builder.keys(), query: query)
+        try reading { (connection, model, indexedColumns) throws(StoreError) in
+            var builder = try SelectBuilder(model: model, query: query, indexedColumns: indexedColumns)
+            let s = try run(try builder.keys(), on: connection)
             defer { s.reset() }
             var out: [Int64] = []
             while try step(s) { out.append(s.int64(0)) }
@@ -62,9 +62,9 @@ extension PredicateStore {
 
     /// The number of matching records.
     public func count(_ query: EntityQuery) throws(StoreError) -> Int {
-        try locked { () throws(StoreError) in
-            var builder = try SelectBuilder(model: model, query: query, indexedColumns: indexedColumns())
-            let s = try run(try builder.count(), query: query)
+        try reading { (connection, model, indexedColumns) throws(StoreError) in
+            var builder = try SelectBuilder(model: model, query: query, indexedColumns: indexedColumns)
+            let s = try run(try builder.count(), on: connection)
             defer { s.reset() }
             guard try step(s) else { return 0 }
             return Int(s.int64(0))
@@ -74,10 +74,10 @@ extension PredicateStore {
     /// Chosen properties of the matching records, as dictionaries: attributes, to-one key paths
     /// (`airline.name`) and aggregates (`flights.@count`); `distinct` drops repeated rows.
     public func fetchProperties(_ keyPaths: [String], _ query: EntityQuery, distinct: Bool = false) throws(StoreError) -> [[String: PredicateValue]] {
-        try locked { () throws(StoreError) in
-            var builder = try SelectBuilder(model: model, query: query, indexedColumns: indexedColumns())
+        try reading { (connection, model, indexedColumns) throws(StoreError) in
+            var builder = try SelectBuilder(model: model, query: query, indexedColumns: indexedColumns)
             let st = try builder.properties(keyPaths, distinct: distinct)
-            let s = try run(st.compiled, query: query)
+            let s = try run(st.compiled, on: connection)
             // A cached statement left open would hold its read transaction (an old snapshot, and no checkpoints).
             defer { s.reset() }
             var out: [[String: PredicateValue]] = []
@@ -104,7 +104,12 @@ extension PredicateStore {
         try fetch(try model.template(named: name).query(variables: variables))
     }
 
-    func run(_ c: CompiledSQL, query: EntityQuery) throws(StoreError) -> SQLiteStatement {
+    func run(_ c: CompiledSQL, on connection: SQLiteConnection) throws(StoreError) -> SQLiteStatement {
+        let limit = connection.variableLimit
+        if c.bindings.count > limit {
+            throw StoreError(.unsupported, "the query binds \(c.bindings.count) values; SQLite allows at most \(limit) in one statement",
+                             hint: "split a long IN list over several fetches, or keep the values in an entity and use a relationship")
+        }
         let s = try connection.prepare(c.sql, cached: true)
         try s.bind(c.bindings)
         return s

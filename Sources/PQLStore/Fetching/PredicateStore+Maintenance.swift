@@ -11,3 +11,20 @@ extension PredicateStore {
         try locked { () throws(StoreError) in try connection.execute("ANALYZE") }
     }
 }
+
+extension PredicateStore {
+    /// SQLite's full consistency check of the file (`PRAGMA integrity_check`): `["ok"]` when
+    /// the database is sound, otherwise one line per problem found (at most 100).
+    ///
+    /// ```swift
+    /// guard try store.integrityCheck() == ["ok"] else { print("the file is damaged") }
+    /// ```
+    public func integrityCheck() throws(StoreError) -> [String] {
+        try locked { () throws(StoreError) in
+            let s = try connection.prepare("PRAGMA integrity_check")
+            var lines: [String] = []
+            while try s.step() { lines.append(s.text(0)) }
+            return lines
+        }
+    }
+}

@@ -5,8 +5,11 @@ import PQL
 /// An SQLite store of a model's entities: create, insert, update, delete, and fetch with
 /// predicates compiled to SQL that gives exactly the rows the in-memory evaluator gives.
 ///
-/// One connection, confined by a lock: calls from many threads are safe and run one at a
-/// time. A file store uses WAL, so other processes may read while it writes.
+/// Safe to share between threads. A file store uses WAL: writes run one at a time on one
+/// connection, while fetches and counts run in parallel on read-only connections of their own,
+/// each seeing the last committed state (inside ``transaction(_:)``, reads on the writing
+/// thread see its uncommitted changes). An in-memory store runs every call on its one
+/// connection, one at a time. Other processes may read the file while it is written.
 ///
 /// ```swift
 /// let store = try PredicateStore(path: "flights.sqlite", model: model)
@@ -14,9 +17,14 @@ import PQL
 /// let united = try store.fetch(EntityQuery("Airline", where: "name BEGINSWITH[c] 'united'"))
 /// ```
 public final class PredicateStore: @unchecked Sendable {
-    // @unchecked: every access to `connection` and `model` happens under `lock`.
+    // @unchecked: every access to `connection`, `model`, `indexCache` and `lockDepth` happens
+    // under `lock`; reader connections are handed out by the pool, one thread each.
     let connection: SQLiteConnection
     private let lock = NSRecursiveLock()
+    /// How many `locked` calls are open: above zero on the thread that holds the lock.
+    private var lockDepth = 0
+    /// Read-only connections for parallel reads of a file store; nil in memory.
+    let readers: ReaderPool?
     /// The model the store was opened with, created from, or inferred.
     public private(set) var model: StoreModel
     /// The columns leading a BINARY index, read again when the schema version changes.
@@ -26,6 +34,7 @@ public final class PredicateStore: @unchecked Sendable {
     /// indexes and remembering the model in the file. `":memory:"` makes an in-memory store.
     public init(path: String, model: StoreModel) throws(StoreError) {
         connection = try SQLiteConnection(path: path)
+        readers = Self.readerPool(path)
         self.model = model
         try configure()
         try connection.transaction { () throws(StoreError) in
@@ -41,6 +50,7 @@ public final class PredicateStore: @unchecked Sendable {
             throw StoreError(.sqlite, "no database at '\(path)'", hint: "check the path; `pql import` creates a store from JSON or CSV")
         }
         connection = try SQLiteConnection(path: path, readOnly: readOnly, create: false)
+        readers = Self.readerPool(path)
         model = try StoreModel([])
         if !readOnly { try configure() }
         if let saved = try savedModel() { model = saved } else { model = try SchemaInference.model(of: connection) }
@@ -64,10 +74,41 @@ public final class PredicateStore: @unchecked Sendable {
         }
     }
 
+    /// Parallel readers need a file in WAL mode; a private in-memory or temporary database
+    /// exists only on its one connection.
+    private static func readerPool(_ path: String) -> ReaderPool? {
+        if path.isEmpty || path == ":memory:" || path.contains("mode=memory") { return nil }
+        return ReaderPool(path: path)
+    }
+
     func locked<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
         lock.lock()
-        defer { lock.unlock() }
+        lockDepth += 1
+        defer {
+            lockDepth -= 1
+            lock.unlock()
+        }
         return try body()
+    }
+
+    /// Runs a read: on a pooled read-only connection of its own when the store has them,
+    /// after taking the model and the indexed columns under the lock; on the writing connection
+    /// when this thread is inside a write or a transaction (so it sees its own changes), or
+    /// when the store lives in memory.
+    func reading<T>(_ body: (SQLiteConnection, StoreModel, Set<IndexedColumn>?) throws(StoreError) -> T) throws(StoreError) -> T {
+        lock.lock()
+        lockDepth += 1
+        guard let readers, lockDepth == 1, !connection.isInTransaction else {
+            defer {
+                lockDepth -= 1
+                lock.unlock()
+            }
+            return try body(connection, model, indexedColumns())
+        }
+        let snapshot = (model, indexedColumns())
+        lockDepth -= 1
+        lock.unlock()
+        return try readers.withReader { (reader) throws(StoreError) in try body(reader, snapshot.0, snapshot.1) }
     }
 
     /// Runs `body` as one transaction: everything it wrote is kept if it returns, nothing if it throws.
@@ -75,8 +116,11 @@ public final class PredicateStore: @unchecked Sendable {
         try locked { () throws(StoreError) in try connection.transaction(body) }
     }
 
-    /// Stops the statement running now (from another thread); it fails with `.cancelled`.
-    public func interrupt() { connection.interrupt() }
+    /// Stops the statements running now (from another thread): each fails with `.cancelled`.
+    public func interrupt() {
+        connection.interrupt()
+        readers?.interrupt()
+    }
 
     // MARK: schema and model
 
@@ -159,6 +203,7 @@ extension PredicateStore {
     public func checkpoint() throws(StoreError) {
         try locked { () throws(StoreError) in
             if connection.path != ":memory:" {
+                readers?.closeIdle()
                 try connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
                 try connection.execute("PRAGMA journal_mode=DELETE")
             }

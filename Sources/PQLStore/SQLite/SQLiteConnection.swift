@@ -8,7 +8,12 @@ let sqliteTransient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 final class SQLiteConnection {
     let handle: OpaquePointer
     let path: String
-    private var statementCache: [String: SQLiteStatement] = [:]
+    /// Keyed by the SQL's bytes: Swift's `String` equality is canonical equivalence, under which
+    /// two statements naming identifiers that differ only in Unicode normalization (a table
+    /// "é" precomposed and another "e" + U+0301) would share one prepared statement.
+    private var statementCache: [[UInt8]: SQLiteStatement] = [:]
+    /// Virtual machine instructions between cancellation checks (a few microseconds of work).
+    static let progressInterval: Int32 = 4_096
 
     init(path: String, readOnly: Bool = false, create: Bool = true) throws(StoreError) {
         var db: OpaquePointer?
@@ -26,6 +31,11 @@ final class SQLiteConnection {
         sqlite3_extended_result_codes(db, 1)
         SQLiteFunctions.register(on: db)
         sqlite3_busy_timeout(db, 5_000)
+        // Swift task cancellation reaches a running statement: every few thousand virtual
+        // machine steps SQLite asks, and a cancelled task's statement stops with
+        // SQLITE_INTERRUPT (a `.cancelled` StoreError). The check reads the current task from
+        // the thread the statement runs on, which is the task's own.
+        sqlite3_progress_handler(db, Self.progressInterval, { _ in Task.isCancelled ? 1 : 0 }, nil)
         // A file that is not a database fails here rather than at the first query.
         do { try execute("SELECT count(*) FROM sqlite_schema") } catch {
             sqlite3_close_v2(db)
@@ -71,7 +81,8 @@ final class SQLiteConnection {
 
     /// A prepared statement; `cached` statements are kept and reset for reuse.
     func prepare(_ sql: String, cached: Bool = false) throws(StoreError) -> SQLiteStatement {
-        if cached, let s = statementCache[sql] {
+        let key = cached ? Array(sql.utf8) : []
+        if cached, let s = statementCache[key] {
             s.reset()
             return s
         }
@@ -81,9 +92,15 @@ final class SQLiteConnection {
             throw StoreError(.sqlite, "cannot prepare SQL: \(lastError)", source: sql)
         }
         let s = SQLiteStatement(stmt, connection: self)
-        if cached { statementCache[sql] = s }
+        if cached { statementCache[key] = s }
         return s
     }
+
+    /// The most parameters one statement may bind: SQLite's default SQLITE_MAX_VARIABLE_NUMBER,
+    /// or the library's own limit if lower. (Debian builds SQLite with 250,000, but SQLite looks
+    /// numbered parameters up one by one while parsing, so preparing a statement with n of them
+    /// takes time in n²: 250,000 would take minutes.)
+    var variableLimit: Int { min(32_766, Int(sqlite3_limit(handle, SQLITE_LIMIT_VARIABLE_NUMBER, -1))) }
 
     var changes: Int { Int(sqlite3_changes64(handle)) }
     var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
