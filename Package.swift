@@ -36,7 +36,7 @@ let package = Package(
         .executableTarget(name: "pql-bench", dependencies: ["PQL", "PQLStore", "CSQLite"], path: "Benchmarks/pql-bench"),
         // The seeded random generator both test targets draw their cases from.
         .target(name: "PQLTestSupport", path: "Tests/PQLTestSupport"),
-        .testTarget(name: "PQLTests", dependencies: ["PQL", "PQLTestSupport"], path: "Tests/PQLTests",
+        .testTarget(name: "PQLTests", dependencies: ["PQL", "PQLStore", "CSQLite", "PQLTestSupport"], path: "Tests/PQLTests",
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "PQLStoreTests", dependencies: ["PQL", "PQLStore", "CSQLite", "PQLTestSupport"], path: "Tests/PQLStoreTests",
                     resources: [.copy("Fixtures")]),

@@ -9,7 +9,8 @@ struct PQLCommand: ParsableCommand {
         Exit status: 0 on success, 1 for an error in a predicate, an argument value or the data,
         2 for a usage error.
         """,
-        subcommands: [ReplCommand.self, FormatCommand.self, FilterCommand.self, ImportCommand.self, QueryCommand.self],
+        subcommands: [ReplCommand.self, FormatCommand.self, FilterCommand.self, ImportCommand.self, QueryCommand.self,
+                      UpdateCommand.self, DeleteCommand.self],
         defaultSubcommand: ReplCommand.self
     )
 }

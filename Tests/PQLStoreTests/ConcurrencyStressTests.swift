@@ -172,10 +172,16 @@ struct ConcurrencyStressTests {
         try store.transaction { () throws(StoreError) in
             let n = try store.batchUpdate(Self.flipQuery, set: ["active": true])
             #expect(try store.count(active) == n)
-            let other = DispatchQueue.global()
-            var seen = -1
-            other.sync { seen = (try? store.count(active)) ?? -2 }
-            #expect(seen == 0)
+            // Another thread (a Thread, not DispatchQueue.sync, which may run the block on
+            // this very thread) reads without waiting for the open transaction.
+            let seen = ResultBox()
+            let done = DispatchSemaphore(value: 0)
+            Thread {
+                seen.value = (try? store.count(active)) ?? -2
+                done.signal()
+            }.start()
+            done.wait()
+            #expect(seen.value == 0)
         }
         #expect(try store.count(active) > 0)
     }
@@ -185,6 +191,11 @@ struct ConcurrencyStressTests {
         private var items: [String] = []
         func add(_ s: String) { lock.lock(); items.append(s); lock.unlock() }
         var all: [String] { lock.lock(); defer { lock.unlock() }; return items }
+    }
+
+    final class ResultBox: @unchecked Sendable {
+        // Written by one thread before a semaphore signal, read after the wait.
+        var value = -1
     }
 
     final class Flag: @unchecked Sendable {

@@ -38,8 +38,9 @@ struct StoreCancellationTests {
     func taskCancellationStopsARunningFetch() async throws {
         try await Self.withStores { store in
             let task = Task.detached { try store.fetchIDs(Self.endless) }
-            try await Task.sleep(for: .milliseconds(300))
-            task.cancel()
+            // From a dispatch thread: the fetch blocks a thread of the cooperative pool, which
+            // other tests may have filled, so this test might not resume to cancel it.
+            DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(300)) { task.cancel() }
             let result = await task.result
             #expect(Self.errorKind(result) == .cancelled)
             let afterwards = try store.count(EntityQuery("Person", where: "age == 3"))
@@ -53,14 +54,15 @@ struct StoreCancellationTests {
             let task = Task.detached { try store.count(Self.endless) }
             // An interrupt reaches only a statement that is running, so it repeats until the
             // count has started and stopped.
-            let stopper = Task.detached {
-                while !Task.isCancelled {
-                    try? await Task.sleep(for: .milliseconds(200))
+            let stop = ConcurrencyStressTests.Flag()
+            Thread {
+                while !stop.isSet {
+                    Thread.sleep(forTimeInterval: 0.2)
                     store.interrupt()
                 }
-            }
+            }.start()
             let result = await task.result
-            stopper.cancel()
+            stop.set()
             #expect(Self.errorKind(result) == .cancelled)
             let afterwards = try store.count(EntityQuery("Person", where: "age == 3"))
             #expect(afterwards > 0)

@@ -197,9 +197,17 @@ public struct JSONReader {
             case UInt8(ascii: "u"):
                 var v = try hex4()
                 if (0xD800...0xDBFF).contains(v), i + 1 < b.count, b[i] == UInt8(ascii: "\\"), b[i + 1] == UInt8(ascii: "u") {
+                    // A low surrogate completes the pair; any other escape is left for the next
+                    // turn of the loop (the lone high surrogate becomes U+FFFD on its own).
+                    let mark = i
                     i += 2
                     let low = try hex4()
-                    if (0xDC00...0xDFFF).contains(low) { v = 0x10000 + ((v - 0xD800) << 10) + (low - 0xDC00) } else { v = 0xFFFD }
+                    if (0xDC00...0xDFFF).contains(low) {
+                        v = 0x10000 + ((v - 0xD800) << 10) + (low - 0xDC00)
+                    } else {
+                        v = 0xFFFD
+                        i = mark
+                    }
                 } else if (0xD800...0xDFFF).contains(v) {
                     v = 0xFFFD
                 }

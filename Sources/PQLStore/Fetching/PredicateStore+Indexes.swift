@@ -25,13 +25,15 @@ extension PredicateStore {
     }
 
     /// The columns that lead an index with SQLite's BINARY order, which the compiler uses to
-    /// choose between a form an index serves and one cheaper to scan. Called under the lock;
-    /// nil if SQLite cannot say (the compiler then assumes an index may serve any column).
-    func indexedColumns() -> Set<IndexedColumn>? {
+    /// choose between a form an index serves and one cheaper to scan, read on `connection`
+    /// (the writer's under the lock, or a reader's); the cache has a lock of its own. nil if
+    /// SQLite cannot say (the compiler then assumes an index may serve any column).
+    func indexedColumns(on connection: SQLiteConnection? = nil) -> Set<IndexedColumn>? {
+        let connection = connection ?? self.connection
         guard let v = try? connection.prepare("PRAGMA schema_version", cached: true), (try? v.step()) == true else { return nil }
         let version = v.int64(0)
         v.reset()
-        if let c = indexCache, c.version == version { return c.columns }
+        if let c = cachedIndexColumns(), c.version == version { return c.columns }
         let sql = """
             SELECT m.name, x.name FROM sqlite_schema m, pragma_index_list(m.name) l, pragma_index_xinfo(l.name) x
             WHERE m.type = 'table' AND x.seqno = 0 AND x.name IS NOT NULL AND x.coll = 'BINARY'
@@ -39,7 +41,8 @@ extension PredicateStore {
         guard let s = try? connection.prepare(sql) else { return nil }
         var columns: Set<IndexedColumn> = []
         while (try? s.step()) == true { columns.insert(IndexedColumn(table: s.text(0), column: s.text(1))) }
-        indexCache = (version, columns)
+        s.reset()
+        cacheIndexColumns(version: version, columns)
         return columns
     }
 }

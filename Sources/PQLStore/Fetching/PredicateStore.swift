@@ -17,18 +17,23 @@ import PQL
 /// let united = try store.fetch(EntityQuery("Airline", where: "name BEGINSWITH[c] 'united'"))
 /// ```
 public final class PredicateStore: @unchecked Sendable {
-    // @unchecked: every access to `connection`, `model`, `indexCache` and `lockDepth` happens
-    // under `lock`; reader connections are handed out by the pool, one thread each.
+    // @unchecked: `connection` and `lockDepth` are used under `lock` (the writer's lock, held
+    // through a whole transaction); `model` changes under both locks and is read under either;
+    // `owner` and `indexCache` live under `stateLock`, which is only ever held for a moment, so
+    // readers never wait for a writer. Reader connections go to one thread at a time.
     let connection: SQLiteConnection
     private let lock = NSRecursiveLock()
-    /// How many `locked` calls are open: above zero on the thread that holds the lock.
+    private let stateLock = NSLock()
+    /// How many `locked` calls are open on the thread that holds `lock`.
     private var lockDepth = 0
+    /// The thread holding `lock`, so that its reads see its own uncommitted writes.
+    private var owner: pthread_t?
     /// Read-only connections for parallel reads of a file store; nil in memory.
     let readers: ReaderPool?
     /// The model the store was opened with, created from, or inferred.
     public private(set) var model: StoreModel
     /// The columns leading a BINARY index, read again when the schema version changes.
-    var indexCache: (version: Int64, columns: Set<IndexedColumn>)? = nil
+    private var indexCache: (version: Int64, columns: Set<IndexedColumn>)? = nil
 
     /// Opens (or creates) the store at `path` for `model`, creating any missing tables and
     /// indexes and remembering the model in the file. `":memory:"` makes an in-memory store.
@@ -84,31 +89,48 @@ public final class PredicateStore: @unchecked Sendable {
     func locked<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
         lock.lock()
         lockDepth += 1
+        if lockDepth == 1 { setOwner(pthread_self()) }
         defer {
+            if lockDepth == 1 { setOwner(nil) }
             lockDepth -= 1
             lock.unlock()
         }
         return try body()
     }
 
+    private func setOwner(_ thread: pthread_t?) {
+        stateLock.lock()
+        owner = thread
+        stateLock.unlock()
+    }
+
     /// Runs a read: on a pooled read-only connection of its own when the store has them,
-    /// after taking the model and the indexed columns under the lock; on the writing connection
-    /// when this thread is inside a write or a transaction (so it sees its own changes), or
+    /// without waiting for a writer (even one in a long transaction); on the writing
+    /// connection when this thread is the writer (so it sees its own uncommitted changes), or
     /// when the store lives in memory.
     func reading<T>(_ body: (SQLiteConnection, StoreModel, Set<IndexedColumn>?) throws(StoreError) -> T) throws(StoreError) -> T {
-        lock.lock()
-        lockDepth += 1
-        guard let readers, lockDepth == 1, !connection.isInTransaction else {
-            defer {
-                lockDepth -= 1
-                lock.unlock()
-            }
-            return try body(connection, model, indexedColumns())
+        stateLock.lock()
+        let isWriter = owner.map { pthread_equal($0, pthread_self()) != 0 } ?? false
+        let snapshot = model
+        stateLock.unlock()
+        guard let readers, !isWriter else {
+            return try locked { () throws(StoreError) in try body(connection, model, indexedColumns()) }
         }
-        let snapshot = (model, indexedColumns())
-        lockDepth -= 1
-        lock.unlock()
-        return try readers.withReader { (reader) throws(StoreError) in try body(reader, snapshot.0, snapshot.1) }
+        return try readers.withReader { (reader) throws(StoreError) in
+            try body(reader, snapshot, indexedColumns(on: reader))
+        }
+    }
+
+    func cachedIndexColumns() -> (version: Int64, columns: Set<IndexedColumn>)? {
+        stateLock.lock()
+        defer { stateLock.unlock() }
+        return indexCache
+    }
+
+    func cacheIndexColumns(version: Int64, _ columns: Set<IndexedColumn>) {
+        stateLock.lock()
+        indexCache = (version, columns)
+        stateLock.unlock()
     }
 
     /// Runs `body` as one transaction: everything it wrote is kept if it returns, nothing if it throws.
@@ -155,7 +177,9 @@ public final class PredicateStore: @unchecked Sendable {
                 try createSchema(merged)
                 try saveModel(merged)
             }
+            stateLock.lock()
             model = merged
+            stateLock.unlock()
         }
     }
 

@@ -5,7 +5,7 @@ import Foundation
 /// rowid) as the key, and each foreign key as a to-one relationship with a to-many inverse.
 enum SchemaInference {
     static func model(of db: SQLiteConnection) throws(StoreError) -> StoreModel {
-        let tables = try strings(db, "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name <> ?1 ORDER BY name",
+        let tables = try strings(db, "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND name <> ?1 ORDER BY name",
                                  [.text(StoreSchema.metadataTable)])
         let isCoreData = tables.contains("Z_PRIMARYKEY") && tables.contains("Z_METADATA")
         var entities: [ModelEntity] = []

@@ -109,6 +109,12 @@ public struct StoreModel: Hashable, Sendable {
 
     private func validate() throws(StoreError) {
         for e in entities {
+            // SQLite reads SQL text as a C string: a NUL in a name would end the statement early.
+            let identifiers = [e.name, e.table, e.primaryKey] + e.attributes.flatMap { [$0.name, $0.column] } + e.relationships.flatMap { [$0.name, $0.foreignKeyColumn] }
+            if let bad = identifiers.first(where: { $0.utf8.contains(0) }) {
+                throw StoreError(.invalidModel, "entity '\(e.name)' uses a name with a NUL character: \(bad.debugDescription)",
+                                 hint: "remove the NUL from the name; SQLite cannot store it in an identifier")
+            }
             if let p = e.parent, !contains(p) {
                 throw StoreError(.invalidModel, "entity '\(e.name)' names an unknown parent '\(p)'")
             }

@@ -1,0 +1,136 @@
+import ArgumentParser
+import Foundation
+import PQL
+import PQLStore
+
+/// `pql update`: set attributes on every record of an entity that matches a predicate.
+struct UpdateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "update",
+        abstract: "Set attributes on the records of an entity that match a predicate, in an SQLite store.",
+        discussion: """
+        Runs one UPDATE in one transaction (all matching records change, or on any error none
+        do) and prints the number of records updated. Each --set value is read as JSON when it
+        is JSON (numbers, true/false, null, "quoted strings", {"$date": "<ISO-8601>"}) and as
+        a plain string otherwise, so --set city=Paris and --set 'city="Paris"' are the same.
+        A to-one relationship is set to the primary key of the record it links to.
+
+        Examples:
+          pql update flights.sqlite --entity Flight --where "dep_delay > %@" --arg 120 --set late=true
+          pql update people.sqlite --entity Person --where "city == 'Lima'" --set city=Cusco --set moved=null
+        """
+    )
+
+    @Argument(help: ArgumentHelp("The SQLite store.", valueName: "store"))
+    var store: String
+
+    @Option(help: "The entity to update.")
+    var entity: String
+
+    @Option(name: .customLong("where"), help: ArgumentHelp("The predicate (default: every record); - reads it from standard input.", valueName: "predicate"))
+    var predicate: String = "TRUEPREDICATE"
+
+    @OptionGroup var values: PredicateValueOptions
+
+    @Option(name: .customLong("set"), help: ArgumentHelp(
+        "An attribute (or to-one relationship) and its new value, as JSON or a plain string; repeat for more.",
+        valueName: "key=value"))
+    var assignments: [String]
+
+    func validate() throws {
+        try StoreLocation.requireWritable(store)
+        _ = try Self.parseAssignments(assignments)
+    }
+
+    func run() throws {
+        let set = try Self.parseAssignments(assignments)
+        let query = try BatchQuery.make(entity: entity, predicate: predicate, values: values)
+        let s = try StoreLocation.open(store)
+        do {
+            print(try s.batchUpdate(query, set: set))
+        } catch {
+            throw error.userFacing
+        }
+    }
+
+    /// The `--set` values by key: JSON when the text after `=` is JSON, else that text as a string.
+    static func parseAssignments(_ assignments: [String]) throws -> [String: PredicateValue] {
+        var out: [String: PredicateValue] = [:]
+        for assignment in assignments {
+            guard let eq = assignment.firstIndex(of: "=") else {
+                throw ValidationError("--set needs KEY=VALUE, as in --set 'city=Paris'; got: \(assignment)")
+            }
+            let key = String(assignment[..<eq])
+            guard !key.isEmpty else { throw ValidationError("--set needs a key before '=': \(assignment)") }
+            guard out[key] == nil else { throw ValidationError("--set gives '\(key)' more than once") }
+            let text = String(assignment[assignment.index(after: eq)...])
+            out[key] = (try? JSONReader.value(from: text)) ?? .string(text)
+        }
+        return out
+    }
+}
+
+/// `pql delete`: delete the records of an entity that match a predicate.
+struct DeleteCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "delete",
+        abstract: "Delete the records of an entity that match a predicate, from an SQLite store.",
+        discussion: """
+        Deletes in one transaction, applying the delete rules of the entity's relationships
+        (nullify, cascade, deny): all matching records go, or on any error (a deny rule that
+        still has related records) none do. Prints the number of records deleted. Without
+        --where, every record of the entity is deleted.
+
+        Examples:
+          pql delete flights.sqlite --entity Flight --where "year < 2013"
+          pql delete people.sqlite --entity Person --where "name == %@" --arg '"Bo"'
+        """
+    )
+
+    @Argument(help: ArgumentHelp("The SQLite store.", valueName: "store"))
+    var store: String
+
+    @Option(help: "The entity to delete from.")
+    var entity: String
+
+    @Option(name: .customLong("where"), help: ArgumentHelp("The predicate (default: every record); - reads it from standard input.", valueName: "predicate"))
+    var predicate: String = "TRUEPREDICATE"
+
+    @OptionGroup var values: PredicateValueOptions
+
+    func validate() throws {
+        try StoreLocation.requireWritable(store)
+    }
+
+    func run() throws {
+        let query = try BatchQuery.make(entity: entity, predicate: predicate, values: values)
+        let s = try StoreLocation.open(store)
+        do {
+            print(try s.batchDelete(query))
+        } catch {
+            throw error.userFacing
+        }
+    }
+}
+
+/// The fetch request `pql update` and `pql delete` select their records with.
+enum BatchQuery {
+    /// Reads and parses the predicate as `pql query` does, keeping its text so that errors the
+    /// store finds (an unknown key path) are shown with a caret under it.
+    static func make(entity: String, predicate: String, values: PredicateValueOptions) throws -> EntityQuery {
+        let text = try PredicateSource.read(predicate)
+        let node = try values.parse(text)
+        var query = EntityQuery(entity, predicate: node, variables: try values.bindings())
+        query.predicateText = text
+        return query
+    }
+}
+
+extension StoreLocation {
+    /// Refuses `:demo:` for commands that write: the demo is a cache, rebuilt only when PQL changes.
+    static func requireWritable(_ path: String) throws {
+        if path == demo {
+            throw ValidationError("\(demo) is read-only; give a store file of your own (`pql import` makes one)")
+        }
+    }
+}
