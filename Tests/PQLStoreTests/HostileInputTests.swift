@@ -244,6 +244,7 @@ import Testing
             do {
                 let got = try f.store.fetch(EntityQuery("Person", predicate: p)).map(\.id)
                 #expect(got == [f.ids[0]], "depth \(depth)")
+                #expect(depth < PredicateNode.maxCompileDepth, "depth \(depth) was compiled")
             } catch {
                 let e = Self.storeError(error)
                 #expect(e?.kind == .sqlite || e?.kind == .unsupported, "depth \(depth): \(error)")

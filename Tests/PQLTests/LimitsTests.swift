@@ -44,6 +44,24 @@ struct LimitsTests {
         }
     }
 
+    /// Trees built in code skip the parser: the compilers refuse them beyond their own limit
+    /// (checked without recursion) instead of overflowing the stack.
+    @Test func treesBuiltInCode() throws {
+        let leaf = PredicateNode.comparison(ComparisonNode(.direct, .keyPath(["age"]), .equal, .constant(40)))
+        var p = leaf
+        for _ in 0..<(PredicateNode.maxCompileDepth - 2) { p = .not(p) }
+        #expect(!p.nestsDeeper(than: PredicateNode.maxCompileDepth))
+        _ = try p.evaluate(on: ["age": 40] as PredicateValue)
+        for _ in 0..<2_000 { p = .and([p, .constant(true)]) }
+        #expect(p.nestsDeeper(than: PredicateNode.maxCompileDepth))
+        #expect {
+            try p.evaluate(on: ["age": 40] as PredicateValue)
+        } throws: { error in
+            let e = error as! PredicateEvaluationError
+            return e.kind == .unsupported && e.message.contains("\(PredicateNode.maxCompileDepth)")
+        }
+    }
+
     @Test func aggregateLiteralSize() throws {
         let limit = Parser.maxAggregateElements
         let list = (0..<limit).map(String.init).joined(separator: ",")

@@ -297,10 +297,9 @@ import Testing
         .init("TERNARY", deepest: deepestChain - 1, errorAt: 2) {
             "a == " + String(repeating: "TERNARY(b == 1, ", count: $0) + "1" + String(repeating: ", 2)", count: $0)
         },
-        // Three levels each: the SUBQUERY, its .@count, and the comparison holding them; the
-        // error is at the outermost comparison, the last "==".
-        .init("SUBQUERY", deepest: (Parser.maxNestingDepth - 4) / 3,
-              errorAt: 29 * ((Parser.maxNestingDepth - 4) / 3 + 1) + 2) {
+        // SUBQUERY has a nesting limit of its own (8, below the 20 the tree height would
+        // allow); the error is at the SUBQUERY one level too deep, 16 bytes per level in.
+        .init("SUBQUERY", deepest: Parser.maxSubqueryNesting, errorAt: 16 * Parser.maxSubqueryNesting) {
             String(repeating: "SUBQUERY(x, $x, ", count: $0) + "a == 1" + String(repeating: ").@count == 1", count: $0)
         },
     ]
@@ -320,8 +319,13 @@ import Testing
             #expect(error.kind == .nestingTooDeep)
             #expect(error.range.offset == n.offsetOfError)
             #expect(error.range.column == n.offsetOfError + 1)
-            #expect(error.message.contains("deeper than \(Parser.maxNestingDepth) levels"))
-            #expect(error.hint?.contains("flatten") == true)
+            if n.name == "SUBQUERY" {
+                #expect(error.message.contains("more than \(Parser.maxSubqueryNesting) levels deep"))
+                #expect(error.hint?.contains("split the query") == true)
+            } else {
+                #expect(error.message.contains("deeper than \(Parser.maxNestingDepth) levels"))
+                #expect(error.hint?.contains("flatten") == true)
+            }
         }
     }
 

@@ -22,6 +22,11 @@ public struct CompiledPredicate<Root>: @unchecked Sendable {
     /// let p = try CompiledPredicate(PredicateNode(format: "price < 10"), reader: EncodableValues.reader(for: Item.self))
     /// ```
     public init(_ predicate: PredicateNode, reader: ValueReader<Root>, functions: PredicateFunctions = .none) throws(PredicateEvaluationError) {
+        // Trees built in code skipped the parser's nesting limit; compiling recurses.
+        if predicate.nestsDeeper(than: PredicateNode.maxCompileDepth) {
+            throw PredicateEvaluationError(kind: .unsupported, message: "the predicate nests deeper than \(PredicateNode.maxCompileDepth) levels",
+                                           hint: "flatten it: AND and OR take any number of operands")
+        }
         self.predicate = predicate
         self.test = try EvaluatorCompiler(reader: reader, functions: functions).compile(predicate)
         self.assigns = predicate.assignsVariables

@@ -19,7 +19,7 @@ struct Parser {
     static let maxSubqueryNesting = 8
     /// Elements of one `{…}` literal. Longer lists belong in one `%@` argument, which is bound
     /// as a single value instead of parsed and kept as a tree node per element.
-    static let maxAggregateElements = 100_000
+    static let maxAggregateElements = 1_000_000
 
     var tokens: [Token]
     var index = 0

@@ -29,6 +29,11 @@ struct SelectBuilder {
 
     private mutating func whereClause() throws(StoreError) -> String {
         var predicate = query.predicate
+        // Trees built in code skipped the parser's nesting limit; compiling recurses.
+        if predicate.nestsDeeper(than: PredicateNode.maxCompileDepth) {
+            throw StoreError(.unsupported, "the predicate nests deeper than \(PredicateNode.maxCompileDepth) levels",
+                             hint: "flatten it: AND and OR take any number of operands")
+        }
         if !query.variables.isEmpty { predicate = predicate.substituting(query.variables) }
         var parts: [String] = []
         if let f = compiler.entityFilter(entity, alias: "t0") { parts.append(f) }

@@ -1,0 +1,53 @@
+/// How deep a tree nests, measured without recursion, so that trees built in code (which no
+/// parser limit checked) are refused before a recursive compiler could overflow the stack.
+extension PredicateNode {
+    /// The deepest nesting the compilers accept: twice the parser's tree limit (64), so every
+    /// parsed tree fits with room for the levels the parser does not count.
+    public static let maxCompileDepth = 128
+
+    /// Whether the tree nests deeper than `limit` nodes (predicates and expressions counted
+    /// alike), checked with an explicit stack: safe on any tree, however deep.
+    ///
+    /// ```swift
+    /// var p = PredicateNode.constant(true)
+    /// for _ in 0..<1_000 { p = .not(p) }
+    /// p.nestsDeeper(than: PredicateNode.maxCompileDepth)   // true
+    /// ```
+    public func nestsDeeper(than limit: Int) -> Bool {
+        enum Item { case predicate(PredicateNode), expression(ExpressionNode) }
+        var stack: [(Item, Int)] = [(.predicate(self), 1)]
+        while let (item, depth) = stack.popLast() {
+            if depth > limit { return true }
+            let next = depth + 1
+            switch item {
+            case .predicate(let p):
+                switch p {
+                case .constant: break
+                case .comparison(let c): stack.append((.expression(c.lhs), next)); stack.append((.expression(c.rhs), next))
+                case .and(let ps), .or(let ps): for q in ps { stack.append((.predicate(q), next)) }
+                case .not(let q): stack.append((.predicate(q), next))
+                }
+            case .expression(let e):
+                switch e {
+                case .constant, .evaluatedObject, .variable, .keyPath, .anyKey: break
+                case .keyPathOn(let base, _): stack.append((.expression(base), next))
+                case .aggregate(let items): for i in items { stack.append((.expression(i), next)) }
+                case .function(_, let args): for a in args { stack.append((.expression(a), next)) }
+                case .index(let base, let sub):
+                    stack.append((.expression(base), next))
+                    if case .expression(let i) = sub { stack.append((.expression(i), next)) }
+                case .customFunction(let target, _, let args):
+                    stack.append((.expression(target), next))
+                    for a in args { stack.append((.expression(a), next)) }
+                case .cast(let v, let t): stack.append((.expression(v), next)); stack.append((.expression(t), next))
+                case .ternary(let p, let a, let b):
+                    stack.append((.predicate(p), next)); stack.append((.expression(a), next)); stack.append((.expression(b), next))
+                case .subquery(let c, _, let p): stack.append((.expression(c), next)); stack.append((.predicate(p), next))
+                case .assignment(_, let v): stack.append((.expression(v), next))
+                case .setOperation(_, let a, let b): stack.append((.expression(a), next)); stack.append((.expression(b), next))
+                }
+            }
+        }
+        return false
+    }
+}
