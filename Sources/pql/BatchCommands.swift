@@ -44,7 +44,7 @@ struct UpdateCommand: ParsableCommand {
 
     func run() throws {
         let set = try Self.parseAssignments(assignments)
-        let query = try BatchQuery.make(entity: entity, predicate: predicate, values: values)
+        let query = try CommandLineQuery.make(entity: entity, predicate: predicate, values: values)
         let s = try StoreLocation.open(store)
         do {
             print(try s.batchUpdate(query, set: set))
@@ -103,7 +103,7 @@ struct DeleteCommand: ParsableCommand {
     }
 
     func run() throws {
-        let query = try BatchQuery.make(entity: entity, predicate: predicate, values: values)
+        let query = try CommandLineQuery.make(entity: entity, predicate: predicate, values: values)
         let s = try StoreLocation.open(store)
         do {
             print(try s.batchDelete(query))
@@ -113,14 +113,13 @@ struct DeleteCommand: ParsableCommand {
     }
 }
 
-/// The fetch request `pql update` and `pql delete` select their records with.
-enum BatchQuery {
-    /// Reads and parses the predicate as `pql query` does, keeping its text so that errors the
-    /// store finds (an unknown key path) are shown with a caret under it.
+/// The fetch request `pql query`, `pql update` and `pql delete` select their records with.
+enum CommandLineQuery {
+    /// Reads and parses the predicate, keeping its text so that errors the store finds (an
+    /// unknown key path) are shown with a caret under it.
     static func make(entity: String, predicate: String, values: PredicateValueOptions) throws -> EntityQuery {
         let text = try PredicateSource.read(predicate)
-        let node = try values.parse(text)
-        var query = EntityQuery(entity, predicate: node, variables: try values.bindings())
+        var query = EntityQuery(entity, predicate: try values.parse(text), variables: try values.bindings())
         query.predicateText = text
         return query
     }

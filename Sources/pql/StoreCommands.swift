@@ -121,11 +121,10 @@ struct QueryCommand: ParsableCommand {
     }
 
     func run() throws {
-        let text = try PredicateSource.read(predicate)
-        let node = try values.parse(text)
-        var query = EntityQuery(entity, predicate: node, sort: try sortKeys.map(FilterCommand.sortRule),
-                                limit: limit, offset: offset, variables: try values.bindings())
-        query.predicateText = text
+        var query = try CommandLineQuery.make(entity: entity, predicate: predicate, values: values)
+        query.sort = try sortKeys.map(FilterCommand.sortRule)
+        query.limit = limit
+        query.offset = offset
         let s = try StoreLocation.open(store)
         do {
             if sql {

@@ -1,5 +1,6 @@
 import Foundation
 import PQL
+import PQLTestSupport
 @testable import PQLStore
 import Testing
 
@@ -75,9 +76,9 @@ struct ConcurrencyStressTests {
         let memory = try compiled.map { c in try objects.indices.filter { try c.evaluate(objects[$0]) }.map { ids[$0] } }
         #expect(memory == before, "the store and memory disagree before any concurrency")
 
-        let failures = FailureLog()
+        let failures = LockedValue<[String]>([])
         let group = DispatchGroup()
-        let writerDone = Flag()
+        let writerDone = LockedValue(false)
         // The writer: each transaction flips the flag and adds then removes a company, so a
         // reader that sees part of it sees a mixed state.
         DispatchQueue.global().async(group: group) {
@@ -90,9 +91,9 @@ struct ConcurrencyStressTests {
                 }
                 if Self.writerFlips % 2 == 1 { _ = try store.batchUpdate(Self.flipQuery, set: ["active": false]) }
             } catch {
-                failures.add("writer: \(error)")
+                failures.record("writer: \(error)")
             }
-            writerDone.set()
+            writerDone.withLock { $0 = true }
         }
         for t in 0..<Self.readerThreads {
             DispatchQueue.global().async(group: group) {
@@ -106,26 +107,26 @@ struct ConcurrencyStressTests {
                         default:
                             let n = try store.count(queries[q])
                             if n != before[q].count && n != after[q].count {
-                                failures.add("count of \(Self.formats[q]) is \(n), neither \(before[q].count) nor \(after[q].count)")
+                                failures.record("count of \(Self.formats[q]) is \(n), neither \(before[q].count) nor \(after[q].count)")
                             }
                             got = before[q]
                         }
                         if got != before[q] && got != after[q] {
-                            failures.add("\(Self.formats[q]): \(got.count) rows, neither state (\(before[q].count) / \(after[q].count))")
+                            failures.record("\(Self.formats[q]): \(got.count) rows, neither state (\(before[q].count) / \(after[q].count))")
                         }
                         // The shared compiled predicate, evaluated on this thread.
                         let m = try objects.indices.filter { try compiled[q].evaluate(objects[$0]) }.map { ids[$0] }
-                        if m != memory[q] { failures.add("memory: \(Self.formats[q]) gave \(m.count) rows, not \(memory[q].count)") }
+                        if m != memory[q] { failures.record("memory: \(Self.formats[q]) gave \(m.count) rows, not \(memory[q].count)") }
                     } catch {
-                        failures.add("reader \(t): \(Self.formats[q]): \(error)")
+                        failures.record("reader \(t): \(Self.formats[q]): \(error)")
                     }
                 }
             }
         }
         group.wait()
-        #expect(writerDone.isSet)
-        for f in failures.all.prefix(10) { Issue.record(Comment(rawValue: f)) }
-        #expect(failures.all.isEmpty)
+        #expect(writerDone.current)
+        for f in failures.current.prefix(10) { Issue.record(Comment(rawValue: f)) }
+        #expect(failures.current.isEmpty)
         // After the writer: the first state again, single-threaded, and a sound file.
         #expect(try queries.map { try store.fetchIDs($0).sorted() } == before)
         #expect(try store.count(EntityQuery("Company", where: "name BEGINSWITH 'churn'")) == Self.writerFlips)
@@ -174,34 +175,20 @@ struct ConcurrencyStressTests {
             #expect(try store.count(active) == n)
             // Another thread (a Thread, not DispatchQueue.sync, which may run the block on
             // this very thread) reads without waiting for the open transaction.
-            let seen = ResultBox()
+            let seen = LockedValue(-1)
             let done = DispatchSemaphore(value: 0)
             Thread {
-                seen.value = (try? store.count(active)) ?? -2
+                let n = (try? store.count(active)) ?? -2
+                seen.withLock { $0 = n }
                 done.signal()
             }.start()
             done.wait()
-            #expect(seen.value == 0)
+            #expect(seen.current == 0)
         }
         #expect(try store.count(active) > 0)
     }
+}
 
-    final class FailureLog: @unchecked Sendable {
-        private let lock = NSLock()
-        private var items: [String] = []
-        func add(_ s: String) { lock.lock(); items.append(s); lock.unlock() }
-        var all: [String] { lock.lock(); defer { lock.unlock() }; return items }
-    }
-
-    final class ResultBox: @unchecked Sendable {
-        // Written by one thread before a semaphore signal, read after the wait.
-        var value = -1
-    }
-
-    final class Flag: @unchecked Sendable {
-        private let lock = NSLock()
-        private var value = false
-        func set() { lock.lock(); value = true; lock.unlock() }
-        var isSet: Bool { lock.lock(); defer { lock.unlock() }; return value }
-    }
+extension LockedValue where Value == [String] {
+    func record(_ failure: String) { withLock { $0.append(failure) } }
 }

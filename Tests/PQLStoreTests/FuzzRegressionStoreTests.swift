@@ -1,5 +1,6 @@
 import Foundation
 import PQL
+import PQLTestSupport
 @testable import PQLStore
 import Testing
 
@@ -7,12 +8,7 @@ import Testing
 /// with a `StoreError`, and where the in-memory objects can answer it the rows are memory's.
 @Suite("Fuzz regressions: SQL")
 struct FuzzRegressionStoreTests {
-    static func inputs(testFile: String = #filePath) -> [String] {
-        let dir = URL(fileURLWithPath: testFile).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Fuzz/Regressions/sql")
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []
-        return names.sorted().filter { !$0.hasSuffix(".md") }.map { dir.appendingPathComponent($0).path }
-    }
+    static func inputs() -> [String] { FuzzRegressionInputs.paths("sql") }
 
     static func fixture() throws -> PeopleModel.Fixture {
         try PeopleModel.make(

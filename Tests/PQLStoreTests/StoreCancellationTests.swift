@@ -1,5 +1,6 @@
 import Foundation
 import PQL
+import PQLTestSupport
 @testable import PQLStore
 import Testing
 
@@ -54,49 +55,18 @@ struct StoreCancellationTests {
             let task = Task.detached { try store.count(Self.endless) }
             // An interrupt reaches only a statement that is running, so it repeats until the
             // count has started and stopped.
-            let stop = ConcurrencyStressTests.Flag()
+            let stop = LockedValue(false)
             Thread {
-                while !stop.isSet {
+                while !stop.current {
                     Thread.sleep(forTimeInterval: 0.2)
                     store.interrupt()
                 }
             }.start()
             let result = await task.result
-            stop.set()
+            stop.withLock { $0 = true }
             #expect(Self.errorKind(result) == .cancelled)
             let afterwards = try store.count(EntityQuery("Person", where: "age == 3"))
             #expect(afterwards > 0)
-        }
-    }
-}
-
-/// Store-side limits: a list longer than SQLite's parameter limit is an error with a hint, not
-/// an SQLite failure; the regex limits hold inside SQL as in memory.
-@Suite("Store limits")
-struct StoreLimitsTests {
-    @Test func parameterLimit() throws {
-        let store = try PredicateStore.inMemory(PeopleModel.model)
-        try store.insert("Person", ["name": "a", "age": 3])
-        let limit = try store.locked { () throws(StoreError) in store.connection.variableLimit }
-        let fits = PredicateValue.array((0..<Int64(limit - 10)).map { .int($0) })
-        #expect(try store.count(EntityQuery("Person", where: "age IN %@", [fits])) == 1)
-        let tooMany = PredicateValue.array((0..<Int64(limit + 1)).map { .int($0) })
-        #expect {
-            try store.count(EntityQuery("Person", where: "age IN %@", [tooMany]))
-        } throws: { error in
-            let e = error as! StoreError
-            return e.kind == .unsupported && e.message.contains("\(limit)") && e.hint != nil
-        }
-    }
-
-    @Test func regexLimitInSQL() throws {
-        let store = try PredicateStore.inMemory(PeopleModel.model)
-        try store.insert("Person", ["name": .string(String(repeating: "a", count: 60) + "!")])
-        #expect {
-            try store.count(EntityQuery("Person", where: "name MATCHES '(a|aa)+$'"))
-        } throws: { error in
-            let e = error as! StoreError
-            return e.kind == .evaluation && e.message.contains("backtracking")
         }
     }
 }

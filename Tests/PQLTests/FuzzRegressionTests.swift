@@ -1,4 +1,5 @@
 import Foundation
+import PQLTestSupport
 import Testing
 @testable import PQL
 
@@ -6,12 +7,7 @@ import Testing
 /// the fuzz targets check it, so a fixed finding stays fixed in the ordinary test run.
 @Suite("Fuzz regressions: parser and evaluator")
 struct FuzzRegressionTests {
-    static func inputs(_ target: String, testFile: String = #filePath) -> [String] {
-        let dir = URL(fileURLWithPath: testFile).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Fuzz/Regressions/\(target)")
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []
-        return names.sorted().filter { !$0.hasSuffix(".md") }.map { dir.appendingPathComponent($0).path }
-    }
+    static func inputs(_ target: String) -> [String] { FuzzRegressionInputs.paths(target) }
 
     @Test func thereAreRegressionInputs() {
         #expect(Self.inputs("parser").count >= 2)
