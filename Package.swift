@@ -34,8 +34,8 @@ let package = Package(
         ),
         // Release-mode benchmarks (not tests): `swift run -c release pql-bench`.
         .executableTarget(name: "pql-bench", dependencies: ["PQL", "PQLStore", "CSQLite"], path: "Benchmarks/pql-bench"),
-        // The seeded random generator both test targets draw their cases from.
-        .target(name: "PQLTestSupport", path: "Tests/PQLTestSupport"),
+        // What both test targets share: the seeded random generator, fuzz regression inputs, deep trees.
+        .target(name: "PQLTestSupport", dependencies: ["PQL"], path: "Tests/PQLTestSupport"),
         .testTarget(name: "PQLTests", dependencies: ["PQL", "PQLStore", "CSQLite", "PQLTestSupport"], path: "Tests/PQLTests",
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "PQLStoreTests", dependencies: ["PQL", "PQLStore", "CSQLite", "PQLTestSupport"], path: "Tests/PQLStoreTests",

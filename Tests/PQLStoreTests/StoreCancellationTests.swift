@@ -39,9 +39,10 @@ struct StoreCancellationTests {
     func taskCancellationStopsARunningFetch() async throws {
         try await Self.withStores { store in
             let task = Task.detached { try store.fetchIDs(Self.endless) }
-            // From a dispatch thread: the fetch blocks a thread of the cooperative pool, which
-            // other tests may have filled, so this test might not resume to cancel it.
-            DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(300)) { task.cancel() }
+            // From a thread of its own: the fetch blocks a thread of the cooperative pool
+            // (libdispatch's pool on Linux, one thread per core), which other tests may have
+            // filled, so neither this test nor a block queued on a dispatch queue might run.
+            Thread { Thread.sleep(forTimeInterval: 0.3); task.cancel() }.start()
             let result = await task.result
             #expect(Self.errorKind(result) == .cancelled)
             let afterwards = try store.count(EntityQuery("Person", where: "age == 3"))

@@ -32,4 +32,27 @@ struct StoreLimitsTests {
             return e.kind == .evaluation && e.message.contains("backtracking")
         }
     }
+
+    /// SQLite before 3.46 parses with a fixed stack of 100 entries; a predicate whose SQL nests
+    /// deeper is a typed error that says so, not a bare SQLite failure. Later versions run it.
+    @Test func sqliteParserDepth() throws {
+        let store = try PredicateStore.inMemory(PeopleModel.model)
+        try store.insert("Person", ["name": "a", "age": 40, "score": 1])
+        let sum = "age == " + Array(repeating: "score", count: 40).joined(separator: " + ")
+        let version = SQLiteConnection.libraryVersion.split(separator: ".").compactMap { Int($0) }
+        if version.lexicographicallyPrecedes([3, 46]) {
+            #expect {
+                try store.count(EntityQuery("Person", where: sum))
+            } throws: { error in
+                let e = error as! StoreError
+                return e.kind == .unsupported && e.message.contains("nests too deeply for SQLite \(SQLiteConnection.libraryVersion)")
+                    && e.message.contains("parser stack overflow") && (e.hint ?? "").contains("flatten")
+            }
+        } else {
+            #expect(try store.count(EntityQuery("Person", where: sum)) == 1)
+        }
+        // The same sum of constants folds to one value: flat SQL on any version.
+        let constants = "age == " + Array(repeating: "1", count: 40).joined(separator: " + ")
+        #expect(try store.count(EntityQuery("Person", where: constants)) == 1)
+    }
 }

@@ -108,10 +108,11 @@ struct LimitsTests {
         let p = try PredicateNode(format:
             "SUBQUERY(xs, $a, SUBQUERY(xs, $b, SUBQUERY(xs, $c, $a + $b + $c == -1).@count > 0).@count > 0).@count > 0")
         let task = Task.detached { try p.evaluate(on: root) }
-        // Cancelled from a dispatch thread, not after an await in this test: the evaluation
-        // blocks a thread of Swift's cooperative pool, and with other tests doing the same the
-        // pool (one thread per core) may have no thread left to resume this one.
-        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(200)) { task.cancel() }
+        // Cancelled from a thread of its own, not after an await in this test nor from a
+        // dispatch queue: the evaluation blocks a thread of Swift's cooperative pool, which on
+        // Linux is libdispatch's pool (one thread per core); with another test blocking the
+        // other thread, neither this test nor a queued cancel block would ever run.
+        Thread { Thread.sleep(forTimeInterval: 0.2); task.cancel() }.start()
         let result = await task.result
         guard case .failure(let error) = result else { Issue.record("the evaluation finished: \(result)"); return }
         #expect((error as? PredicateEvaluationError)?.kind == .cancelled)

@@ -23,12 +23,16 @@ public struct CompiledPredicate<Root>: @unchecked Sendable {
     /// ```
     public init(_ predicate: PredicateNode, reader: ValueReader<Root>, functions: PredicateFunctions = .none) throws(PredicateEvaluationError) {
         // Trees built in code skipped the parser's nesting limit; compiling recurses.
-        if predicate.nestsDeeper(than: PredicateNode.maxCompileDepth) {
+        let depth = predicate.nestingDepth(cappedAt: PredicateNode.maxCompileDepth)
+        if depth > PredicateNode.maxCompileDepth {
             throw PredicateEvaluationError(kind: .unsupported, message: "the predicate nests deeper than \(PredicateNode.maxCompileDepth) levels",
                                            hint: "flatten it: AND and OR take any number of operands")
         }
         self.predicate = predicate
-        self.test = try EvaluatorCompiler(reader: reader, functions: functions).compile(predicate)
+        let compiler = EvaluatorCompiler(reader: reader, functions: functions)
+        self.test = try LargeStack.run(if: depth > PredicateNode.inlineCompileDepth) { () throws(PredicateEvaluationError) in
+            try compiler.compile(predicate)
+        }
         self.assigns = predicate.assignsVariables
     }
 

@@ -45,7 +45,7 @@ struct Parser {
     /// Parses a whole predicate format string.
     static func parsePredicate(_ source: String, arguments: ArgumentList) throws(PredicateFormatError) -> PredicateNode {
         let parser = try make(source, arguments: arguments)
-        return try DeepInputThread.run(if: parser.mayRecurseDeeply) { () throws(PredicateFormatError) in
+        return try LargeStack.run(if: parser.mayRecurseDeeply) { () throws(PredicateFormatError) in
             var parser = parser
             guard parser.current.kind != .eof else {
                 throw parser.error(.unexpectedToken, "the predicate is empty", expected: ["a predicate"],
@@ -60,7 +60,7 @@ struct Parser {
     /// Parses a whole expression format string (NSExpression(format:)).
     static func parseExpression(_ source: String, arguments: ArgumentList) throws(PredicateFormatError) -> ExpressionNode {
         let parser = try make(source, arguments: arguments)
-        return try DeepInputThread.run(if: parser.mayRecurseDeeply) { () throws(PredicateFormatError) in
+        return try LargeStack.run(if: parser.mayRecurseDeeply) { () throws(PredicateFormatError) in
             var parser = parser
             guard parser.current.kind != .eof else {
                 throw parser.error(.unexpectedToken, "the expression is empty", expected: ["an expression"])
@@ -71,20 +71,36 @@ struct Parser {
         }
     }
 
-    /// An upper bound on the recursion the tokens can cause: bracket depth plus every token
-    /// that recurses without a closing bracket (prefix operators, `**`, `:=`). Cheap, and high
-    /// only for unusual input.
+    /// The weighted nesting up to which a parse runs on the caller's thread (see
+    /// ``mayRecurseDeeply``): at most about 200 KiB of stack in a debug build.
+    static let inlineNestingBudget = 8
+
+    /// An upper bound on the stack the parse can need, in units of a parenthesised group
+    /// (about 16 KiB in a debug build): an open bracket counts 1, the bracket of a call 2 and a
+    /// SUBQUERY 3 (a call recurses through the expression rules, a SUBQUERY through the
+    /// predicate rules as well), every prefix operator (NOT, `-`, `~`, `**`, `:=`) a quarter.
+    /// Cheap, and above the budget only for unusual input, which then parses on a large stack.
     var mayRecurseDeeply: Bool {
-        var depth = 0, maxDepth = 0, prefix = 0
+        var open: [Int] = []
+        var depth = 0, prefix = 0
+        var previous = Token.Kind.eof, previousKeyword: Keyword? = nil
         for t in tokens {
             switch t.kind {
-            case .leftParen, .leftBracket, .leftBrace: depth += 1; maxDepth = max(maxDepth, depth)
-            case .rightParen, .rightBracket, .rightBrace: depth -= 1
+            case .leftParen, .leftBracket, .leftBrace:
+                let weight = t.kind != .leftParen ? 1
+                    : previous == .keyword && previousKeyword == .subquery ? 3
+                    : previous == .identifier || previous == .keyword ? 2 : 1
+                open.append(weight)
+                depth += weight
+            case .rightParen, .rightBracket, .rightBrace:
+                depth -= open.popLast() ?? 0
             case .minus, .tilde, .bang, .starStar, .assign: prefix += 1
             case .keyword where t.keyword == .not: prefix += 1
             default: break
             }
-            if maxDepth + prefix > DeepInputThread.threshold { return true }
+            if depth + prefix / 4 > Self.inlineNestingBudget { return true }
+            previous = t.kind
+            previousKeyword = t.keyword
         }
         return false
     }

@@ -5,6 +5,11 @@ extension PredicateNode {
     /// parsed tree fits with room for the levels the parser does not count.
     public static let maxCompileDepth = 128
 
+    /// The nesting up to which the compilers work on the caller's thread; deeper trees are
+    /// compiled on a large stack (``LargeStack``). The SQL compiler spends up to 21 KiB of
+    /// stack per level in a debug build, so ten levels stay well inside a 512 KiB thread.
+    package static let inlineCompileDepth = 10
+
     /// Whether the tree nests deeper than `limit` nodes (predicates and expressions counted
     /// alike), checked with an explicit stack: safe on any tree, however deep.
     ///
@@ -14,10 +19,19 @@ extension PredicateNode {
     /// p.nestsDeeper(than: PredicateNode.maxCompileDepth)   // true
     /// ```
     public func nestsDeeper(than limit: Int) -> Bool {
+        nestingDepth(cappedAt: limit) > limit
+    }
+
+    /// How deep the tree nests, or `cap + 1` as soon as it is known to nest deeper than `cap`:
+    /// one walk with an explicit stack answers both "too deep to compile?" and "deep enough
+    /// for a large stack?".
+    package func nestingDepth(cappedAt cap: Int) -> Int {
         enum Item { case predicate(PredicateNode), expression(ExpressionNode) }
         var stack: [(Item, Int)] = [(.predicate(self), 1)]
+        var deepest = 0
         while let (item, depth) = stack.popLast() {
-            if depth > limit { return true }
+            if depth > cap { return cap + 1 }
+            deepest = max(deepest, depth)
             let next = depth + 1
             switch item {
             case .predicate(let p):
@@ -48,6 +62,6 @@ extension PredicateNode {
                 }
             }
         }
-        return false
+        return deepest
     }
 }

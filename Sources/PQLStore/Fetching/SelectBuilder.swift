@@ -28,16 +28,21 @@ struct SelectBuilder {
     }
 
     private mutating func whereClause() throws(StoreError) -> String {
-        var predicate = query.predicate
         // Trees built in code skipped the parser's nesting limit; compiling recurses.
-        if predicate.nestsDeeper(than: PredicateNode.maxCompileDepth) {
+        let depth = query.predicate.nestingDepth(cappedAt: PredicateNode.maxCompileDepth)
+        if depth > PredicateNode.maxCompileDepth {
             throw StoreError(.unsupported, "the predicate nests deeper than \(PredicateNode.maxCompileDepth) levels",
                              hint: "flatten it: AND and OR take any number of operands")
         }
-        if !query.variables.isEmpty { predicate = predicate.substituting(query.variables) }
         var parts: [String] = []
         if let f = compiler.entityFilter(entity, alias: "t0") { parts.append(f) }
-        let c = try compiler.compile(predicate, in: scope)
+        var compiler = self.compiler
+        let (query, scope) = (self.query, self.scope)
+        let c = try LargeStack.run(if: depth > PredicateNode.inlineCompileDepth) { () throws(StoreError) in
+            let predicate = query.variables.isEmpty ? query.predicate : query.predicate.substituting(query.variables)
+            return try compiler.compile(predicate, in: scope)
+        }
+        self.compiler = compiler
         if c.sql != "1" { parts.append(c.sql) }
         return parts.isEmpty ? "" : " WHERE " + parts.joined(separator: " AND ")
     }

@@ -79,6 +79,9 @@ final class SQLiteConnection {
         }
     }
 
+    /// The version of the SQLite library PQL runs on, such as "3.40.1".
+    static let libraryVersion = String(cString: sqlite3_libversion())
+
     /// A prepared statement; `cached` statements are kept and reset for reuse.
     func prepare(_ sql: String, cached: Bool = false) throws(StoreError) -> SQLiteStatement {
         let key = cached ? Array(sql.utf8) : []
@@ -89,7 +92,15 @@ final class SQLiteConnection {
         var stmt: OpaquePointer?
         let rc = sqlite3_prepare_v3(handle, sql, -1, cached ? UInt32(SQLITE_PREPARE_PERSISTENT) : 0, &stmt, nil)
         guard rc == SQLITE_OK, let stmt else {
-            throw StoreError(.sqlite, "cannot prepare SQL: \(lastError)", source: sql)
+            let message = lastError
+            // SQLite before 3.46 parses with a fixed stack of 100 entries, which nested calls
+            // and operators fill at about 17 levels; its expression depth limit is 1,000.
+            if message.contains("parser stack overflow") || message.contains("Expression tree is too large") {
+                throw StoreError(.unsupported, "the predicate nests too deeply for SQLite \(SQLiteConnection.libraryVersion) (\(message))",
+                                 hint: "flatten it: fewer nested functions, operators and TERNARYs (AND and OR take any number of operands); SQLite 3.46 and later parse deeper SQL",
+                                 source: sql)
+            }
+            throw StoreError(.sqlite, "cannot prepare SQL: \(message)", source: sql)
         }
         let s = SQLiteStatement(stmt, connection: self)
         if cached { statementCache[key] = s }
