@@ -6,6 +6,7 @@
 #include <histedit.h>
 #include <langinfo.h>
 #include <locale.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <wchar.h>
@@ -200,3 +201,9 @@ void pql_editor_print_below(pql_editor *editor, const char *text) {
     fputs(text, editor->out);
     fflush(editor->out);
 }
+
+static atomic_int pql_interrupt_flag;
+
+void pql_interrupt_raise(void) { atomic_store(&pql_interrupt_flag, 1); }
+void pql_interrupt_clear(void) { atomic_store(&pql_interrupt_flag, 0); }
+int pql_interrupt_is_raised(void) { return atomic_load(&pql_interrupt_flag); }

@@ -54,4 +54,12 @@ void pql_editor_print_below(pql_editor *editor, const char *text);
 /// The terminal's width in columns as libedit knows it.
 int pql_editor_columns(pql_editor *editor);
 
+/// The Ctrl-C flag of the REPL: raised from the SIGINT handler, read and cleared from any
+/// thread. A C11 atomic, because a plain variable shared by the handler, the main thread and the
+/// watcher thread that interrupts SQLite is a data race (the thread sanitizer reported it).
+/// Lock-free, so safe to call from a signal handler.
+void pql_interrupt_raise(void);
+void pql_interrupt_clear(void);
+int pql_interrupt_is_raised(void);
+
 #endif

@@ -116,7 +116,7 @@ final class MemorySource: QuerySource {
         var out: [PredicateValue] = []
         var start = 0
         while start < records.count {
-            if InterruptFlag.raised != 0 { throw ReplError("interrupted") }
+            if InterruptFlag.isRaised { throw ReplError("interrupted") }
             let end = min(start + 4096, records.count)
             for v in records[start..<end] where try compiled.evaluate(v, variables: r.variables) { out.append(v) }
             start = end

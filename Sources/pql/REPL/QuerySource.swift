@@ -1,3 +1,4 @@
+import CLineEdit
 import Foundation
 import PQL
 
@@ -65,7 +66,10 @@ struct ReplError: Error {
     var rendered: String { "error: \(message)" + (hint.map { "\nhint: \($0)" } ?? "") }
 }
 
-/// Set by the SIGINT handler while a query runs; cleared when the next one starts.
+/// Raised by the SIGINT handler while a query runs; cleared when the next one starts. Read by
+/// the thread that interrupts SQLite, so it is an atomic (in CLineEdit's C).
 enum InterruptFlag {
-    nonisolated(unsafe) static var raised: sig_atomic_t = 0
+    static var isRaised: Bool { pql_interrupt_is_raised() != 0 }
+    static func raise() { pql_interrupt_raise() }
+    static func clear() { pql_interrupt_clear() }
 }

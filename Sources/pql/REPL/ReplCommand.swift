@@ -60,7 +60,7 @@ struct ReplCommand: ParsableCommand {
             session.entity = name
         }
         if interactive, let editor = LineEditor(program: "pql", historyFile: noHistory ? nil : Self.historyFile) {
-            LineEditor.installInterruptHandler { _ in InterruptFlag.raised = 1 }
+            LineEditor.installInterruptHandler { _ in InterruptFlag.raise() }
             editor.completer = { line, cursor in ReplCompletion(session: session).complete(line, cursor: cursor) }
             session.output(session.banner + "\n")
             loop: while true {
@@ -69,7 +69,7 @@ struct ReplCommand: ParsableCommand {
                     editor.remember(line)
                     if !session.handle(line) { break loop }
                 case .interrupted:
-                    InterruptFlag.raised = 0
+                    InterruptFlag.clear()
                 case .end:
                     session.output("\n")
                     break loop

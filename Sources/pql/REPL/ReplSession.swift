@@ -59,7 +59,7 @@ final class ReplSession {
     @discardableResult
     func handle(_ raw: String) -> Bool {
         let line = raw.trimmingCharacters(in: .whitespaces)
-        InterruptFlag.raised = 0
+        InterruptFlag.clear()
         if line.isEmpty || line.hasPrefix("--") || line.hasPrefix("#") && !line.hasPrefix("#size") { return true }
         do {
             if line.hasPrefix(".") {
@@ -75,7 +75,7 @@ final class ReplSession {
     }
 
     func report(_ error: Error) {
-        if InterruptFlag.raised != 0 {
+        if InterruptFlag.isRaised {
             errorOutput("Interrupted.")
             return
         }
@@ -164,12 +164,12 @@ final class ReplSession {
     /// interrupt of the running SQLite statement (signal handlers must not call into SQLite's
     /// connection objects themselves).
     func interruptible<T>(_ body: () throws -> T) throws -> T {
-        InterruptFlag.raised = 0
+        InterruptFlag.clear()
         let done = Watch()
         let target = InterruptTarget(source)
         let watcher = Thread {
             while !done.isSet {
-                if InterruptFlag.raised != 0 {
+                if InterruptFlag.isRaised {
                     target.source.interrupt()
                     return
                 }
@@ -179,7 +179,7 @@ final class ReplSession {
         watcher.start()
         defer { done.set() }
         let result = try body()
-        if InterruptFlag.raised != 0 { throw ReplError("interrupted") }
+        if InterruptFlag.isRaised { throw ReplError("interrupted") }
         return result
     }
 }
