@@ -10,7 +10,7 @@ extension PredicateNode {
     /// print(p)   // age > 18 AND city == "Paris"
     /// ```
     public func substituting(_ variables: [String: PredicateValue]) -> PredicateNode {
-        Substitution(values: variables.mapValues { ExpressionNode.constant($0) }).apply(self)
+        substituted(by: Substitution(values: variables.mapValues { ExpressionNode.constant($0) }))
     }
 
     /// Replaces variables with expressions (an `NSExpression` in a substitution dictionary).
@@ -20,7 +20,13 @@ extension PredicateNode {
     /// print(p)   // age > 5
     /// ```
     public func substituting(expressions: [String: ExpressionNode]) -> PredicateNode {
-        Substitution(values: expressions).apply(self)
+        substituted(by: Substitution(values: expressions))
+    }
+
+    /// Substitution recurses: a deep tree built in code is rewritten on a large stack.
+    private func substituted(by substitution: Substitution) -> PredicateNode {
+        let tree = self
+        return LargeStack.run(if: nestsDeeper(than: PredicateNode.inlineWalkDepth)) { substitution.apply(tree) }
     }
 
     /// Replaces variables with Swift values, converted as `%@` arguments are. `NSNull` and nil

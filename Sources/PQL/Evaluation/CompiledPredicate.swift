@@ -30,10 +30,27 @@ public struct CompiledPredicate<Root>: @unchecked Sendable {
         }
         self.predicate = predicate
         let compiler = EvaluatorCompiler(reader: reader, functions: functions)
-        self.test = try LargeStack.run(if: depth > PredicateNode.inlineCompileDepth) { () throws(PredicateEvaluationError) in
-            try compiler.compile(predicate)
+        let (test, assigns) = try LargeStack.run(if: depth > PredicateNode.inlineCompileDepth) {
+            () throws(PredicateEvaluationError) -> (PredicateFunction<Root>, Bool) in
+            (try compiler.compile(predicate), predicate.assignsVariables)
         }
-        self.assigns = predicate.assignsVariables
+        self.assigns = assigns
+        if depth > PredicateNode.inlineWalkDepth {
+            // Only trees built in code nest this deep: each test runs on a large stack (a
+            // thread per call, tens of microseconds) rather than risk the caller's.
+            self.test = { root, state throws(EvalError) in
+                let before = state
+                let (result, after) = try LargeStack.run(if: true) { () throws(EvalError) -> (Bool, EvaluationState) in
+                    var s = before
+                    let r = try test(root, &s)
+                    return (r, s)
+                }
+                state = after
+                return result
+            }
+        } else {
+            self.test = test
+        }
     }
 
     /// Gives the next element the caller's bindings, undoing what `:=` did to the last one.

@@ -343,9 +343,14 @@ extension PredicateValue {
 extension PredicateNode: CustomStringConvertible {
     /// The canonical format string (spec §7).
     public var description: String {
-        var s = ""
-        CanonicalPrinter.write(self, to: &s)
-        return s
+        // A deep tree built in code prints on a large stack: the printer recurses, and under
+        // the address sanitizer 126 nested calls overflowed a 512 KiB thread.
+        let tree = self
+        return LargeStack.run(if: nestsDeeper(than: PredicateNode.inlineWalkDepth)) {
+            var s = ""
+            CanonicalPrinter.write(tree, to: &s)
+            return s
+        }
     }
 }
 

@@ -10,6 +10,12 @@ extension PredicateNode {
     /// stack per level in a debug build, so ten levels stay well inside a 512 KiB thread.
     package static let inlineCompileDepth = 10
 
+    /// The nesting up to which printing, substituting and evaluating run on the caller's thread.
+    /// Every parsed tree fits (a debug build spends under 2.5 KiB per level on them; the
+    /// address sanitizer about three times that); only trees built in code go deeper, and
+    /// those run on a large stack.
+    package static let inlineWalkDepth = 64
+
     /// Whether the tree nests deeper than `limit` nodes (predicates and expressions counted
     /// alike), checked with an explicit stack: safe on any tree, however deep.
     ///
