@@ -118,7 +118,8 @@ struct GrammarSentenceGenerator {
         case .terminal(let t):
             coverageLog.append("terminal:" + t)
             if lexical { text += t } else { tokens.append(recase(t)) }
-        case .reference(let r):
+        case .reference(let link):
+            let r = link.rule
             if lexical {
                 text += lexeme(r, depth: depth + 1)
             } else if r.isLexical {
@@ -302,10 +303,17 @@ final class CompiledGrammar {
         init(name: String, isLexical: Bool) { self.name = name; self.isLexical = isLexical }
     }
 
+    /// A node's link to a rule it names. Unowned: the grammar is recursive, so strong links
+    /// would form cycles that outlive the generator (LeakSanitizer reported them); the
+    /// ``CompiledGrammar`` keeps every rule alive through `rules`.
+    struct RuleLink {
+        unowned let rule: Rule
+    }
+
     final class Node {
         enum Kind {
             case terminal(String)
-            case reference(Rule)
+            case reference(RuleLink)
             case sequence([Node])
             case choice([Node])
             case optional(Node)
@@ -335,7 +343,7 @@ final class CompiledGrammar {
             case .terminal(let t): return Node(.terminal(t), references: [])
             case .reference(let name):
                 guard let r = rules[name] else { preconditionFailure("undefined rule \(name)") }
-                return Node(.reference(r), references: [name])
+                return Node(.reference(RuleLink(rule: r)), references: [name])
             case .sequence(let items): return Node(.sequence(items.map(compile)), references: e.references)
             case .choice(let items): return Node(.choice(items.map(compile)), references: e.references, alternatives: items.count)
             case .optional(let inner): return Node(.optional(compile(inner)), references: e.references)
@@ -363,7 +371,7 @@ final class CompiledGrammar {
         let result: (Int, Int)
         switch n.kind {
         case .terminal: result = (0, 1)
-        case .reference(let r): result = (min(infinity, 1 + r.minDepth), r.minSize)
+        case .reference(let link): result = (min(infinity, 1 + link.rule.minDepth), link.rule.minSize)
         case .sequence(let items):
             let parts = items.map { measure($0) }
             result = (parts.map(\.depth).max() ?? 0, min(infinity, parts.reduce(0) { $0 + $1.size }))
