@@ -6,8 +6,8 @@ import PQLTestSupport
 /// The deepest trees PQL accepts never overflow a caller's 512 KiB stack (Apple's secondary
 /// threads, the cooperative pool's workers), in whatever build configuration the tests run.
 ///
-/// Stack the caller's thread spends on the deepest trees (KiB; `Tests/…/stackprobe`-style
-/// measurement on a painted stack, parsed trees 62 levels deep / trees built in code 126 deep),
+/// Stack the caller's thread spends on the deepest trees (KiB; high-water mark of a painted
+/// 16 MiB stack, measured by a probe outside the repository; parsed trees 62 levels deep, trees built in code 126),
 /// with parsing and compiling moved to ``LargeStack`` as they are now:
 ///
 /// | build | parse | print | == | hash | substitute | compile | evaluate | SQL compile |
