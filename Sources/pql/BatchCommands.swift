@@ -27,10 +27,7 @@ struct UpdateCommand: ParsableCommand {
     @Option(help: "The entity to update.")
     var entity: String
 
-    @Option(name: .customLong("where"), help: ArgumentHelp("The predicate (default: every record); - reads it from standard input.", valueName: "predicate"))
-    var predicate: String = "TRUEPREDICATE"
-
-    @OptionGroup var values: PredicateValueOptions
+    @OptionGroup var selection: RecordSelection
 
     @Option(name: .customLong("set"), help: ArgumentHelp(
         "An attribute (or to-one relationship) and its new value, as JSON or a plain string; repeat for more.",
@@ -44,7 +41,7 @@ struct UpdateCommand: ParsableCommand {
 
     func run() throws {
         let set = try Self.parseAssignments(assignments)
-        let query = try CommandLineQuery.make(entity: entity, predicate: predicate, values: values)
+        let query = try selection.query(entity)
         let s = try StoreLocation.open(store)
         do {
             print(try s.batchUpdate(query, set: set))
@@ -93,35 +90,20 @@ struct DeleteCommand: ParsableCommand {
     @Option(help: "The entity to delete from.")
     var entity: String
 
-    @Option(name: .customLong("where"), help: ArgumentHelp("The predicate (default: every record); - reads it from standard input.", valueName: "predicate"))
-    var predicate: String = "TRUEPREDICATE"
-
-    @OptionGroup var values: PredicateValueOptions
+    @OptionGroup var selection: RecordSelection
 
     func validate() throws {
         try StoreLocation.requireWritable(store)
     }
 
     func run() throws {
-        let query = try CommandLineQuery.make(entity: entity, predicate: predicate, values: values)
+        let query = try selection.query(entity)
         let s = try StoreLocation.open(store)
         do {
             print(try s.batchDelete(query))
         } catch {
             throw error.userFacing
         }
-    }
-}
-
-/// The fetch request `pql query`, `pql update` and `pql delete` select their records with.
-enum CommandLineQuery {
-    /// Reads and parses the predicate, keeping its text so that errors the store finds (an
-    /// unknown key path) are shown with a caret under it.
-    static func make(entity: String, predicate: String, values: PredicateValueOptions) throws -> EntityQuery {
-        let text = try PredicateSource.read(predicate)
-        var query = EntityQuery(entity, predicate: try values.parse(text), variables: try values.bindings())
-        query.predicateText = text
-        return query
     }
 }
 

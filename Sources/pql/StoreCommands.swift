@@ -95,10 +95,7 @@ struct QueryCommand: ParsableCommand {
     @Option(help: "The entity to fetch.")
     var entity: String
 
-    @Option(name: .customLong("where"), help: ArgumentHelp("The predicate (default: every record); - reads it from standard input.", valueName: "predicate"))
-    var predicate: String = "TRUEPREDICATE"
-
-    @OptionGroup var values: PredicateValueOptions
+    @OptionGroup var selection: RecordSelection
 
     @Option(name: .customLong("sort"), help: ArgumentHelp("Sort by a key path; add :desc for descending, :ci for case-insensitive.", valueName: "key[:desc]"))
     var sortKeys: [String] = []
@@ -121,7 +118,7 @@ struct QueryCommand: ParsableCommand {
     }
 
     func run() throws {
-        var query = try CommandLineQuery.make(entity: entity, predicate: predicate, values: values)
+        var query = try selection.query(entity)
         query.sort = try sortKeys.map(FilterCommand.sortRule)
         query.limit = limit
         query.offset = offset

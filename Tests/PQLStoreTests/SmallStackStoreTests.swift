@@ -90,12 +90,8 @@ struct SmallStackStoreTests {
                 Self.check(p, name, store, rows, problems)
             }
             for (name, p) in DeepTrees.builtInCode(depth: PredicateNode.maxCompileDepth + 1) {
-                do {
-                    _ = try store.count(EntityQuery("Row", predicate: p))
-                    problems.record("\(name) ran one level beyond the limit")
-                } catch {
-                    problems.check((error as? StoreError)?.kind == .unsupported, "\(name): \(error)")
-                }
+                problems.expectError("\(name), one level beyond the limit", as: StoreError.self,
+                                     { _ = try store.count(EntityQuery("Row", predicate: p)) }) { $0.kind == .unsupported }
             }
         }
         #expect(problems.isEmpty, "\(problems)")

@@ -34,6 +34,16 @@ public enum DeepTrees {
         public func check(_ condition: Bool, _ problem: @autoclosure () -> String) {
             if !condition { record(problem()) }
         }
+        /// Records a problem about `what` unless `body` throws an `E` that `matches`.
+        public func expectError<E: Error>(_ what: String, as type: E.Type, _ body: () throws -> Void,
+                                          where matches: (E) -> Bool) {
+            do {
+                try body()
+                record("\(what): no error")
+            } catch {
+                check((error as? E).map(matches) == true, "\(what): \(error)")
+            }
+        }
     }
 
     /// One predicate of each recursive shape, `depth` levels deep (the parser's limit minus

@@ -43,7 +43,7 @@ struct FuzzRegressionTests {
     /// Deep input parses on a joined thread of its own: many parses in a row leave nothing
     /// behind (under the address sanitizer, the leak checker sees any tree that outlives its
     /// parse) and each gives the same answer.
-    @Test func deepInputThreadFinishesBeforeTheParseReturns() throws {
+    @Test func largeStackThreadFinishesBeforeTheParseReturns() throws {
         let deep = "a == " + String(repeating: "~", count: 40) + "1"
         let first = try PredicateNode(format: deep).description
         for _ in 0..<200 {

@@ -67,11 +67,8 @@ struct SmallStackTests {
             let tooMany = String(repeating: "(", count: n + 1) + "a == 1" + String(repeating: ")", count: n + 1)
             let minuses = "x == " + String(repeating: "-", count: Parser.maxNestingDepth + 1) + "y"
             for text in [tooMany, minuses] {
-                do {
-                    _ = try PredicateNode(format: text)
-                    problems.record("\(text.prefix(20))… parsed")
-                } catch {
-                    problems.check((error as? PredicateFormatError)?.kind == .nestingTooDeep, "\(text.prefix(20))…: \(error)")
+                problems.expectError("\(text.prefix(20))…", as: PredicateFormatError.self, { _ = try PredicateNode(format: text) }) {
+                    $0.kind == .nestingTooDeep
                 }
             }
         }
@@ -102,12 +99,8 @@ struct SmallStackTests {
                 Self.exercise(p, name, problems, parsed: false)
             }
             for (name, p) in DeepTrees.builtInCode(depth: PredicateNode.maxCompileDepth + 1) {
-                do {
-                    _ = try p.compiled(for: PredicateValue.self)
-                    problems.record("\(name) compiled one level beyond the limit")
-                } catch {
-                    problems.check((error as? PredicateEvaluationError)?.kind == .unsupported, "\(name): \(error)")
-                }
+                problems.expectError("\(name), one level beyond the limit", as: PredicateEvaluationError.self,
+                                     { _ = try p.compiled(for: PredicateValue.self) }) { $0.kind == .unsupported }
             }
         }
         #expect(problems.isEmpty, "\(problems)")
@@ -118,8 +111,15 @@ struct SmallStackTests {
         let problems = DeepTrees.onSmallStack { problems in
             problems.check(1 + 1 == 2, "arithmetic")
             problems.record("found")
+            problems.expectError("quiet", as: PredicateFormatError.self, {}) { _ in true }
+            problems.expectError("parse", as: PredicateFormatError.self, { _ = try PredicateNode(format: "a ==") }) { _ in true }
+            problems.expectError("wrong kind", as: PredicateFormatError.self, { _ = try PredicateNode(format: "a ==") }) {
+                $0.kind == .nestingTooDeep
+            }
         }
-        #expect(problems == ["found"])
+        #expect(problems.count == 3)
+        #expect(Array(problems.prefix(2)) == ["found", "quiet: no error"])
+        #expect(problems.last?.hasPrefix("wrong kind: ") == true)
     }
 
     @Test("nestingDepth measures and caps")

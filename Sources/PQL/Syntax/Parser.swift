@@ -83,13 +83,13 @@ struct Parser {
     var mayRecurseDeeply: Bool {
         var open: [Int] = []
         var depth = 0, prefix = 0
-        var previous = Token.Kind.eof, previousKeyword: Keyword? = nil
-        for t in tokens {
+        for (i, t) in tokens.enumerated() {
             switch t.kind {
             case .leftParen, .leftBracket, .leftBrace:
+                let before = i > 0 ? tokens[i - 1] : t
                 let weight = t.kind != .leftParen ? 1
-                    : previous == .keyword && previousKeyword == .subquery ? 3
-                    : previous == .identifier || previous == .keyword ? 2 : 1
+                    : before.kind == .keyword && before.keyword == .subquery ? 3
+                    : before.kind == .identifier || before.kind == .keyword ? 2 : 1
                 open.append(weight)
                 depth += weight
             case .rightParen, .rightBracket, .rightBrace:
@@ -99,8 +99,6 @@ struct Parser {
             default: break
             }
             if depth + prefix / 4 > Self.inlineNestingBudget { return true }
-            previous = t.kind
-            previousKeyword = t.keyword
         }
         return false
     }

@@ -9,18 +9,17 @@ final class RegexCache: @unchecked Sendable {
     private var entries: [Key: RegexPattern] = [:]
     private let capacity: Int
 
-    /// The pattern's bytes, not the `String`: Swift compares strings by canonical
-    /// equivalence, but PCRE2 matches code points, so "é" and "e" + U+0301 are different
-    /// patterns and must not share a compiled one.
+    /// By the pattern's bytes: PCRE2 matches code points, so "é" and "e" + U+0301 are
+    /// different patterns and must not share a compiled one.
     private struct Key: Hashable {
-        let pattern: [UInt8]
+        let pattern: ExactText
         let options: StringOptions
     }
 
     init(capacity: Int = 64) { self.capacity = capacity }
 
     func pattern(_ text: String, options: StringOptions) throws(EvalError) -> RegexPattern {
-        let key = Key(pattern: Array(text.utf8), options: options)
+        let key = Key(pattern: ExactText(text), options: options)
         lock.lock()
         if let hit = entries[key] { lock.unlock(); return hit }
         lock.unlock()

@@ -1,5 +1,6 @@
 import CSQLite
 import Foundation
+import PQL
 
 /// SQLITE_TRANSIENT: SQLite copies bound text and blobs before the call returns.
 let sqliteTransient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
@@ -8,10 +9,10 @@ let sqliteTransient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 final class SQLiteConnection {
     let handle: OpaquePointer
     let path: String
-    /// Keyed by the SQL's bytes: Swift's `String` equality is canonical equivalence, under which
-    /// two statements naming identifiers that differ only in Unicode normalization (a table
-    /// "é" precomposed and another "e" + U+0301) would share one prepared statement.
-    private var statementCache: [[UInt8]: SQLiteStatement] = [:]
+    /// Keyed by the SQL's bytes: under `String` equality two statements naming identifiers that
+    /// differ only in Unicode normalization (a table "é" precomposed and another "e" + U+0301)
+    /// would share one prepared statement.
+    private var statementCache: [ExactText: SQLiteStatement] = [:]
     /// Virtual machine instructions between cancellation checks (a few microseconds of work).
     static let progressInterval: Int32 = 4_096
 
@@ -84,7 +85,7 @@ final class SQLiteConnection {
 
     /// A prepared statement; `cached` statements are kept and reset for reuse.
     func prepare(_ sql: String, cached: Bool = false) throws(StoreError) -> SQLiteStatement {
-        let key = cached ? Array(sql.utf8) : []
+        let key = ExactText(sql)
         if cached, let s = statementCache[key] {
             s.reset()
             return s

@@ -1,0 +1,21 @@
+import ArgumentParser
+import PQL
+import PQLStore
+
+/// `--where` with its `%@` arguments and `$variables`: how `pql query`, `pql update` and
+/// `pql delete` select the records of their entity.
+struct RecordSelection: ParsableArguments {
+    @Option(name: .customLong("where"), help: ArgumentHelp("The predicate (default: every record); - reads it from standard input.", valueName: "predicate"))
+    var predicate: String = "TRUEPREDICATE"
+
+    @OptionGroup var values: PredicateValueOptions
+
+    /// The fetch request for `entity`. Keeps the predicate's text so that errors the store
+    /// finds (an unknown key path) are shown with a caret under it.
+    func query(_ entity: String) throws -> EntityQuery {
+        let text = try PredicateSource.read(predicate)
+        var query = EntityQuery(entity, predicate: try values.parse(text), variables: try values.bindings())
+        query.predicateText = text
+        return query
+    }
+}
