@@ -19,6 +19,7 @@ struct pql_editor {
     size_t length; // of the line last returned, which this strips of its newline
     pql_completer completer;
     void *context;
+    int interrupted; // a Ctrl-C came while a bound function ran, outside the blocking read
 };
 
 static char *prompt_function(EditLine *el) {
@@ -81,6 +82,9 @@ pql_read_status pql_editor_read(pql_editor *editor, const char *prompt,
     *line = NULL;
     *length = 0;
     int count = 0;
+    // A Ctrl-C from before this read (one that stopped a query) is not meant for it.
+    pql_interrupt_clear();
+    editor->interrupted = 0;
     errno = 0;
     const char *text = el_gets(editor->el, &count);
     int error = errno;
@@ -92,7 +96,7 @@ pql_read_status pql_editor_read(pql_editor *editor, const char *prompt,
         // Echo is off while editing, so show that the line was dropped, and
         // leave the cursor on a fresh line for whatever comes next (libedit
         // itself has already shown ^D for an end of input).
-        int interrupted = error == EINTR;
+        int interrupted = error == EINTR || editor->interrupted;
         fputs(interrupted ? "^C\n" : "\n", editor->out);
         fflush(editor->out);
         return interrupted ? PQL_READ_INTERRUPTED : PQL_READ_END;
@@ -140,6 +144,13 @@ static unsigned char complete_function(EditLine *el, int key) {
     if (copy == NULL) return CC_ERROR;
     pql_complete_action action = editor->completer(editor->context, editor, copy, length, cursor);
     free(copy);
+    // A Ctrl-C while the completer ran found no blocking read to interrupt, so the next read
+    // would wait on as if it had never come: end this read now (el_gets returns no line) and
+    // have pql_editor_read report it as interrupted.
+    if (pql_interrupt_is_raised()) {
+        editor->interrupted = 1;
+        return CC_EOF;
+    }
     switch (action) {
     case PQL_COMPLETE_REFRESH: return CC_REFRESH;
     case PQL_COMPLETE_REDISPLAY: return CC_REDISPLAY;
