@@ -238,7 +238,7 @@ import Testing
         "age + 1 > 5", "score * 2 < 1", "uppercase:(name) == 'A'", "length:(city) > 2", "abs:(age) > 3", "born < 5",
         "photo < photo", "score BETWEEN {'a', 'z'}", "ANY tags.name > 5", "'x' IN age", "name CONTAINS 5",
         "ALL tags.weight < 'a'", "length:(age) > 1", "abs:(name) > 1", "SUBQUERY(tags, $t, $t.name < 5).@count > 0",
-        "name BETWEEN {1}", "age MATCHES 'a'", "employer.name < 3", "tags.@sum.name == 0", "tags.@avg.name > 1",
+        "employer.#size BETWEEN {1, 'x'}", "age MATCHES 'a'", "employer.name < 3", "tags.@sum.name == 0", "tags.@avg.name > 1",
         "age BETWEEN {'a', 1}", "employer.#size - age > 0", "name LIKE 5",
     ]
 

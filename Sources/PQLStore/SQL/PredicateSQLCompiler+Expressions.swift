@@ -37,22 +37,6 @@ extension ExpressionNode {
         default: return nil
         }
     }
-
-    /// Whether the value is the same for every row (so it can be computed once, in memory).
-    var isRowIndependent: Bool {
-        switch self {
-        case .constant: return true
-        case .evaluatedObject, .variable, .keyPath, .keyPathOn, .subquery, .assignment, .anyKey, .customFunction: return false
-        case .aggregate(let items): return items.allSatisfy(\.isRowIndependent)
-        case .function(let f, let args): return f != .random && f != .randomn && args.allSatisfy(\.isRowIndependent)
-        case .index(let e, let sub):
-            if case .expression(let i) = sub { return e.isRowIndependent && i.isRowIndependent }
-            return e.isRowIndependent
-        case .cast(let a, let b): return a.isRowIndependent && b.isRowIndependent
-        case .ternary: return false
-        case .setOperation(_, let a, let b): return a.isRowIndependent && b.isRowIndependent
-        }
-    }
 }
 
 extension PredicateSQLCompiler {
@@ -176,7 +160,7 @@ extension PredicateSQLCompiler {
     /// Evaluates a row-independent expression once, in memory.
     func fold(_ e: ExpressionNode) throws(StoreError) -> PredicateValue {
         do { return try SharedSemantics.evaluateConstant(e) } catch {
-            throw fail(.evaluation, error.message, hint: error.hint)
+            throw evaluationError(error)
         }
     }
 
@@ -188,11 +172,18 @@ extension PredicateSQLCompiler {
         case .count:
             guard args.count == 1, case .collection(let src) = try operand(args[0], in: scope) else { break }
             return try count(src)
-        case .sum, .average, .min, .max, .median, .mode, .stddev, .distinct:
-            throw fail(.unsupported, "\(f.selector) of a key path has no SQL form with the evaluator's nil rules",
-                       hint: f == .sum || f == .average || f == .min || f == .max
-                           ? "use the collection operator instead: rel.@\(f == .average ? "avg" : f.selector.dropLast()).attribute" : nil,
-                       near: String(f.selector.dropLast()))
+        case .sum, .average, .min, .max:
+            // sum:(rel.attr): the evaluator's function aggregate over the to-many's values.
+            guard args.count == 1, case .collection(let src) = try operand(args[0], in: scope),
+                  !src.rest.isEmpty, !src.rest.contains(where: { $0.hasPrefix("@") }),
+                  let operation = SharedSemantics.Aggregate.Operation(rawValue: f.selector) else {
+                throw fail(.unsupported, "\(f.selector) in the store takes the values of a to-many key path",
+                           hint: "write \(f.selector)(relationship.attribute)", near: String(f.selector.dropLast()))
+            }
+            return try aggregate(operation, over: src, near: String(f.selector.dropLast()))
+        case .median, .mode, .stddev, .distinct:
+            throw fail(.unsupported, "\(f.selector) of a key path has no SQL form",
+                       hint: "fetch the records and compute \(f.selector) in memory", near: String(f.selector.dropLast()))
         case .noindex:
             // noindex: keeps the value and stops SQLite from using an index for it (unary +).
             let x = try scalar(args[0], in: scope)
