@@ -2,28 +2,8 @@ import Foundation
 
 /// The aggregate functions over collections (spec §4.3, §4.7).
 enum Aggregates {
-    /// `sum:` and the sum of `@sum` (whose nils the caller has dropped): see ``NumberSum``.
-    static func sum(_ values: [PredicateValue], what: String) throws(EvalError) -> PredicateValue {
-        var total = NumberSum()
-        for v in values {
-            guard let n = v.numeric else { throw nonNumber(v, what: what) }
-            total.add(n)
-        }
-        return try total.value(what: what)
-    }
-
-    /// `average:`: the mean of numbers, an error for an empty collection or any non-number
-    /// (nil included: Apple's function takes an array of NSNumbers).
-    static func average(_ values: [PredicateValue], what: String) throws(EvalError) -> PredicateValue {
-        guard !values.isEmpty else { throw EvalError.aggregate("\(what) of an empty collection") }
-        var total = NumberSum()
-        for v in values {
-            guard let n = v.numeric else { throw nonNumber(v, what: what) }
-            total.add(n)
-        }
-        return .double(total.mean)
-    }
-
+    /// The error for an element of a sum or an average that is not a number; a nil in a
+    /// function form gets a hint toward the operator, which counts it as 0.
     static func nonNumber(_ v: PredicateValue, what: String) -> EvalError {
         if v.isNull, !what.hasPrefix("@") {
             let op = what == "average:" ? "@avg" : "@" + what.dropLast()
@@ -31,15 +11,6 @@ enum Aggregates {
                                        hint: "the collection operator \(op) counts nil as 0: write items.\(op).value")
         }
         return EvalError.aggregate("\(what) found \(v.kindDescription) among the numbers")
-    }
-
-    /// `min:`/`max:` (any nil is an error) and `@min`/`@max` (whose nils the caller has
-    /// dropped): the first extreme value in order, by the ordering of `<`.
-    static func extreme(_ values: [PredicateValue], max: Bool, what: String) throws(EvalError) -> PredicateValue {
-        guard !values.isEmpty else { throw EvalError.aggregate("\(what) of an empty collection") }
-        var best = Extreme(max: max, what: what)
-        for v in values { try best.add(v) }
-        return best.value ?? .null
     }
 
     static func numbers(_ values: [PredicateValue], what: String) throws(EvalError) -> [Double] {

@@ -6,7 +6,8 @@
 extension ExpressionNode {
     /// Whether the value is the same for every row and every evaluation: constants, and
     /// aggregates, functions, casts, indexes and set operations of them (not `random()`,
-    /// variables, key paths, SELF, SUBQUERY, TERNARY, `:=` or FUNCTION).
+    /// `now()` — a compiled predicate may be reused for hours —, variables, key paths, SELF,
+    /// SUBQUERY, TERNARY, `:=` or FUNCTION).
     ///
     /// ```swift
     /// try ExpressionNode(format: "abs:(-2) + 1").isRowIndependent   // true
@@ -15,10 +16,12 @@ extension ExpressionNode {
     package var isRowIndependent: Bool {
         switch self {
         case .constant: return true
-        case .evaluatedObject, .variable, .keyPath, .keyPathOn, .subquery, .assignment, .anyKey, .customFunction, .ternary:
+        case .evaluatedObject, .variable, .keyPath, .subquery, .assignment, .anyKey, .customFunction, .ternary:
             return false
+        case .keyPathOn(let base, _): return base.isRowIndependent   // {1, 2}.@sum
         case .aggregate(let items): return items.allSatisfy(\.isRowIndependent)
-        case .function(let f, let args): return f != .random && f != .randomn && args.allSatisfy(\.isRowIndependent)
+        case .function(let f, let args):
+            return f != .random && f != .randomn && f != .now && args.allSatisfy(\.isRowIndependent)
         case .index(let e, let sub):
             if case .expression(let i) = sub { return e.isRowIndependent && i.isRowIndependent }
             return e.isRowIndependent

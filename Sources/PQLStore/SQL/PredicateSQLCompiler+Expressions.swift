@@ -61,6 +61,11 @@ extension PredicateSQLCompiler {
                 guard case .collection(let src) = try operand(base, in: scope) else { break }
                 return .scalar(try count(src))
             }
+            if case .aggregate(let items) = base, path.count == 1, ["@count", "@sum", "@avg", "@min", "@max"].contains(path[0]),
+               !e.isRowIndependent {
+                // {a, b}.@sum: the evaluator's operator over the row's values.
+                return .scalar(try aggregateOfValues(path[0], items, in: scope, near: path[0]))
+            }
             if e.isRowIndependent { return .scalar(bind(try fold(e))) }
             throw fail(.unsupported, "the key path '\(path.joined(separator: "."))' on \(base) has no SQL form",
                        hint: "key paths in the store start at the entity or at a SUBQUERY variable", near: path.first)
@@ -170,9 +175,15 @@ extension PredicateSQLCompiler {
         }
         switch f {
         case .count:
-            guard args.count == 1, case .collection(let src) = try operand(args[0], in: scope) else { break }
+            guard args.count == 1 else { break }
+            if case .aggregate(let items) = args[0] { return try aggregateOfValues(f.selector, items, in: scope, near: "count") }
+            guard case .collection(let src) = try operand(args[0], in: scope) else { break }
             return try count(src)
         case .sum, .average, .min, .max:
+            // sum:({a, b}): the evaluator's function over the row's values.
+            if args.count == 1, case .aggregate(let items) = args[0] {
+                return try aggregateOfValues(f.selector, items, in: scope, near: String(f.selector.dropLast()))
+            }
             // sum:(rel.attr): the evaluator's function aggregate over the to-many's values.
             guard args.count == 1, case .collection(let src) = try operand(args[0], in: scope),
                   !src.rest.isEmpty, !src.rest.contains(where: { $0.hasPrefix("@") }),
@@ -202,6 +213,28 @@ extension PredicateSQLCompiler {
             kinds.append(x.kind)
         }
         return SQLExpression(sql: "pql_fn(\(parts.joined(separator: ", ")))", kind: resultKind(f, kinds), nullable: true, nullIsNaN: true)
+    }
+
+    /// The most values `pql_values` takes: SQLite allows 127 arguments to a function.
+    static let maxAggregateValues = 60
+
+    /// `{a, b}.@sum`, `sum:({a, b})`, `count:({a, b})`…: an aggregate over values computed for the
+    /// row, by the evaluator's own code (`pql_values`).
+    mutating func aggregateOfValues(_ name: String, _ items: [ExpressionNode], in scope: SQLScope,
+                                    near: String) throws(StoreError) -> SQLExpression {
+        guard items.count <= Self.maxAggregateValues else {
+            throw fail(.unsupported, "\(name) of more than \(Self.maxAggregateValues) values computed per row has no SQL form",
+                       hint: "compare fewer values, or aggregate a to-many relationship", near: near)
+        }
+        var parts = [bindRaw(.text(name))]
+        for item in items {
+            let x = try scalar(item, in: scope)
+            if x.isObject { throw fail(.unsupported, "\(name) cannot take a related object", near: item.keyName ?? near) }
+            parts.append(x.sql)
+            parts.append(bindRaw(.integer(x.tag)))
+        }
+        let kind: SQLKind = name == "@count" || name == "count:" ? .integer : name == "@avg" || name == "average:" ? .real : .unknown
+        return SQLExpression(sql: "pql_values(\(parts.joined(separator: ", ")))", kind: kind, nullable: true, nullIsNaN: kind == .real)
     }
 
     private func resultKind(_ f: BuiltinFunction, _ args: [SQLKind]) -> SQLKind {

@@ -26,6 +26,7 @@ enum SQLiteFunctions {
         sqlite3_create_function_v2(db, "pql_fn", -1, SQLITE_UTF8, nil, functionFunction, nil, nil, nil)
         sqlite3_create_function_v2(db, "pql_cast", 3, flags, nil, castFunction, nil, nil, nil)
         sqlite3_create_function_v2(db, "pql_fold", 2, flags, nil, foldFunction, nil, nil, nil)
+        sqlite3_create_function_v2(db, "pql_values", -1, flags, nil, valuesFunction, nil, nil, nil)
         for (i, operation) in SharedSemantics.Aggregate.Operation.allCases.enumerated() {
             // The operation travels as the function's user data: xFinal has no arguments, and
             // an empty collection's result depends on it.
@@ -327,6 +328,31 @@ private let aggregateFinal: @convention(c) (OpaquePointer?) -> Void = { ctx in
     do {
         if let failure { throw failure }
         SQLiteFunctions.result(ctx, try aggregate.result())
+    } catch {
+        SQLiteFunctions.fail(ctx, error)
+    }
+}
+
+// MARK: pql_values(name, a, aKind, b, bKind, …) → an aggregate of the values ({a, b}.@sum, sum:({a, b}))
+
+private let valuesFunction: @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Void = { ctx, argc, argv in
+    guard let argv, argc >= 1 else { return SQLiteFunctions.fail(ctx, "bad aggregate") }
+    let name = SQLiteFunctions.text(argv[0])
+    var values: [PredicateValue] = []
+    var i = 1
+    while i + 1 < Int(argc) {
+        values.append(SQLiteFunctions.value(argv[i], kind: sqlite3_value_int(argv[i + 1])))
+        i += 2
+    }
+    do {
+        if name == "@count" { return sqlite3_result_int64(ctx, Int64(values.count)) }
+        if let operation = SharedSemantics.Aggregate.Operation(rawValue: name) {
+            var aggregate = SharedSemantics.Aggregate(operation)
+            for v in values { try aggregate.add(v) }
+            return SQLiteFunctions.result(ctx, try aggregate.result())
+        }
+        guard let f = BuiltinFunction(rawValue: name) else { return SQLiteFunctions.fail(ctx, "unknown aggregate") }
+        SQLiteFunctions.result(ctx, try SharedSemantics.function(f, [.array(values)]))
     } catch {
         SQLiteFunctions.fail(ctx, error)
     }
