@@ -101,13 +101,13 @@ package struct NumberSum: Sendable {
     }
 
     private static let twoTo64 = 18446744073709551616.0
+    private static let twoTo64Decimal = Decimal(UInt64.max) + 1
 
     private var integerTotalAsDouble: Double { Double(wraps) * Self.twoTo64 + Double(integers) }
 
     private var integerTotalAsDecimal: Decimal {
         guard wraps != 0 else { return Decimal(integers) }
-        let high = Decimal(wraps) * Decimal(string: "18446744073709551616")!
-        return high + Decimal(integers)
+        return Decimal(wraps) * Self.twoTo64Decimal + Decimal(integers)
     }
 
     /// The total (`what` names the operator for the overflow error).

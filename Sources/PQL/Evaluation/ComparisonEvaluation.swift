@@ -92,7 +92,7 @@ enum ComparisonEvaluation {
         case .array(let a), .set(let a):
             return try member(x, of: a, options, prepared)
         case .dictionary(let d):
-            return try member(x, of: Array(d.values), options, prepared)
+            return try member(x, of: d.values, options, prepared)
         case .string(let s):
             guard case .string(let needle) = x else {
                 throw EvalError.typeMismatch("cannot look for \(x.kindDescription) in a string; the value is not a string")
@@ -106,8 +106,8 @@ enum ComparisonEvaluation {
     }
 
     /// Whether some element of a collection equals `x` under the options.
-    static func member(_ x: PredicateValue, of elements: [PredicateValue], _ options: StringOptions,
-                       _ prepared: PreparedOperand) throws(EvalError) -> Bool {
+    static func member<Elements: Collection<PredicateValue>>(_ x: PredicateValue, of elements: Elements, _ options: StringOptions,
+                                                             _ prepared: PreparedOperand) throws(EvalError) -> Bool {
         switch prepared {
         case .members(let m): return m.contains(x)
         case .foldedMembers(let m): return m.contains(folded(x, options))
