@@ -65,6 +65,12 @@ public struct StoreError: Error, Hashable, Sendable, CustomStringConvertible {
 
     /// The store's form of an error the evaluator raised (in a shared SQLite function, or
     /// while folding constants): same message and hint, the original kept.
+    ///
+    /// ```swift
+    /// let e = StoreError(evaluation: PredicateEvaluationError(kind: .integerOverflow, message: "integer overflow: …"))
+    /// e.kind                      // .evaluation
+    /// e.evaluationError?.kind     // .integerOverflow
+    /// ```
     public init(evaluation error: PredicateEvaluationError) {
         self.init(.evaluation, error.message, hint: error.hint)
         var original = error
