@@ -293,7 +293,7 @@ struct DifferentialPredicateGenerator {
             default: return function()
             }
         }
-        switch rng.weightedIndex([3, 28, 8, 6, 13, 6, 10, 8, 8, 6, 4]) {
+        switch rng.weightedIndex([3, 28, 8, 6, 13, 6, 10, 8, 8, 6, 4, 4, 4]) {
         case 0: return .constant(rng.chance(0.5))
         case 1: return direct()
         case 2: return keyPathPair()
@@ -304,7 +304,9 @@ struct DifferentialPredicateGenerator {
         case 7: return subqueryCount()
         case 8: return arithmetic()
         case 9: return function()
-        default: return mismatched()
+        case 10: return mismatched()
+        case 11: return optionsMembership()
+        default: return aggregateFunction()
         }
     }
 
@@ -582,6 +584,68 @@ struct DifferentialPredicateGenerator {
             let op = operatorFor(.number)
             return comparison(t, op, rightSide(op, .number))
         }
+    }
+
+    /// `x IN[cd] {…}`, `{…} CONTAINS[c] x`, `x IN[c] tags.name`: the options apply to each
+    /// element (README, decisions), over look-alike strings folding may or may not equate.
+    mutating func optionsMembership() -> PredicateNode {
+        let x = scalarTerm(.string, aggregates: rng.chance(0.2))
+        var options = options(forString: true)
+        if options.isEmpty { options = rng.pick([.caseInsensitive, .diacriticInsensitive, [.caseInsensitive, .diacriticInsensitive]]) }
+        if rng.chance(0.25) {
+            let coll = Term(expr: Self.key("tags.name"), domain: .string, nullable: false)
+            return rng.chance(0.5) ? comparison(x, .in, coll, options) : comparison(coll, .contains, x, options)
+        }
+        var items: [PredicateValue] = (0..<rng.int(in: 1...5)).map { _ in .string(stringConstant()) }
+        if rng.chance(0.2) { items.append(rng.chance(0.5) ? .null : numberConstant()) }
+        let collection: PredicateValue
+        switch rng.int(in: 0...5) {
+        case 0: collection = .set(items)
+        case 1: collection = .dictionary(Dictionary(uniqueKeysWithValues: items.enumerated().map { ("k\($0.offset)", $0.element) }))
+        default: collection = .array(items)
+        }
+        let c = constantTerm(collection, .string)
+        if rng.chance(0.2) { return comparison(Term(expr: Self.key("tags.name"), domain: .string, nullable: false), .in, c, options, .any) }
+        return rng.chance(0.7) ? comparison(x, .in, c, options) : comparison(c, .contains, x, options)
+    }
+
+    /// `sum:`, `average:`, `min:`, `max:` of tags.weight, which raise on a nil weight (and the
+    /// last three on no tags): guarded, as a program must guard them.
+    mutating func aggregateFunction() -> PredicateNode {
+        let f: BuiltinFunction = rng.pick([.sum, .average, .min, .max])
+        let call = ExpressionNode.function(f, [Self.key("tags.weight")])
+        let noNil = PredicateNode.not(.comparison(ComparisonNode(.any, Self.key("tags.weight"), .equal, .constant(.null))))
+        let op = rng.pick([ComparisonOperator.equal, .notEqual, .lessThan, .greaterThanOrEqual, .between])
+        let r = op == .between ? constantTerm(.array([numberConstant(), numberConstant()]), .number)
+                               : rng.chance(0.2) ? scalarTerm(.number, aggregates: true) : constantTerm(numberConstant(), .number)
+        let test = comparison(Term(expr: call, domain: .number, nullable: false), op, r)
+        var guards = [noNil]
+        if f != .sum { guards.insert(.comparison(ComparisonNode(.direct, Self.key("tags.@count"), .greaterThan, .constant(0))), at: 0) }
+        return .and(guards + [test])
+    }
+
+    /// Arithmetic whose integer results may leave 64 bits (large constants, the extremes):
+    /// memory and the store must raise the same overflow error, or agree on the rows.
+    mutating func overflowingArithmetic() -> PredicateNode {
+        let big: [Int64] = [.max, .min, .max - 1, .min + 1, 4_611_686_018_427_387_904, 3_037_000_500, -3_037_000_500, 1 << 40]
+        func operand(_ g: inout DifferentialPredicateGenerator) -> Term {
+            if g.rng.chance(0.45) { return g.constantTerm(.int(g.rng.pick(big)), .number) }
+            let t = g.scalarTerm(.number, aggregates: g.rng.chance(0.4))
+            return Term(expr: t.expr, domain: .number, nullable: false, guards: t.argumentGuards)
+        }
+        let a = operand(&self), b = operand(&self)
+        let f: BuiltinFunction = rng.pick([.add, .subtract, .multiply, .divide, .modulus, .abs, .negate, .leftShift, .sum])
+        let e: ExpressionNode, guards: [ExpressionNode]
+        switch f {
+        case .abs, .negate: (e, guards) = (.function(f, [a.expr]), a.guards)
+        case .sum:
+            e = rng.chance(0.5) ? .keyPathOn(.aggregate([a.expr, b.expr, .constant(.int(rng.pick(big)))]), ["@sum"])
+                                : .function(.sum, [.aggregate([a.expr, b.expr])])
+            guards = a.guards + b.guards
+        default: (e, guards) = (.function(f, [a.expr, b.expr]), a.guards + b.guards)
+        }
+        let op = rng.pick([ComparisonOperator.greaterThan, .lessThan, .equal, .notEqual])
+        return comparison(Term(expr: e, domain: .number, nullable: false, guards: guards), op, constantTerm(numberConstant(), .number))
     }
 
     /// Kinds that do not match: `name == 5`, `age != 'x'`, `born IN {1, 'a'}` (never raise).

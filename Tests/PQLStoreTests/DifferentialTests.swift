@@ -81,6 +81,13 @@ import Testing
                 add(c.lhs)
                 add(c.rhs)
                 if c.lhs == .constant(.null) || c.rhs == .constant(.null) { forms.insert("nil constant") }
+                let collection = c.op == .in ? c.rhs : c.op == .contains ? c.lhs : nil
+                if !c.options.isEmpty, let collection {
+                    if case .constant(let v) = collection, v.collectionElements != nil || v.kindDescription == "a dictionary" {
+                        forms.insert("\(c.op.symbol)[cd] collection")
+                    }
+                    if collection == .keyPath(["tags", "name"]) { forms.insert("\(c.op.symbol)[cd] to-many") }
+                }
             }
             if case .not(.comparison(let c)) = p, c.quantifier == .any { quantifiers.insert("NONE") }
         }
@@ -122,10 +129,14 @@ import Testing
             tally.memoryErrors += 1
             // Memory raised: the store must raise too (as a StoreError), for fetch and count.
             var problems: [String] = []
-            do {
+            do throws(StoreError) {
                 let got = try world.store.fetch(query).map(\.id)
                 problems.append("fetch returned \(got.count) rows")
-            } catch {}
+            } catch let e {
+                // The evaluator's error, of the same kind (the message names the operands of
+                // the first row that fails, which follows each backend's scan order).
+                if e.evaluationError?.kind != error.kind { problems.append("fetch raised \"\(e)\" (\(e.evaluationError?.kind.rawValue ?? "not an evaluation error"))") }
+            }
             do {
                 let n = try world.store.count(query)
                 problems.append("count returned \(n)")
@@ -188,12 +199,33 @@ import Testing
         #expect(operators.subtracting(coverage.operators).isEmpty, "operators never generated: \(operators.subtracting(coverage.operators))")
         let options: Set<Int> = [0, 1, 2, 3, 4]
         #expect(options.subtracting(coverage.options).isEmpty, "options never generated: \(options.subtracting(coverage.options))")
+        #expect(coverage.forms.isSuperset(of: ["IN[cd] collection", "CONTAINS[cd] collection", "IN[cd] to-many"]), "\(coverage.forms)")
         #expect(coverage.quantifiers == ["direct", "ANY", "ALL", "NONE"], "\(coverage.quantifiers)")
-        let functions: Set<BuiltinFunction> = [.add, .subtract, .multiply, .divide, .modulus, .negate, .abs, .uppercase, .lowercase, .length]
+        let functions: Set<BuiltinFunction> = [.add, .subtract, .multiply, .divide, .modulus, .negate, .abs, .uppercase, .lowercase, .length,
+                                               .sum, .average, .min, .max]
         #expect(functions.subtracting(coverage.functions).isEmpty, "functions never generated: \(functions.subtracting(coverage.functions))")
         let forms: Set<String> = ["constant", "and", "or", "not", "nil constant", "to-one", "@count", "@sum", "@avg", "@min", "@max", "SUBQUERY", "aggregate"]
         #expect(forms.subtracting(coverage.forms).isEmpty, "forms never generated: \(forms.subtracting(coverage.forms))")
         print("DifferentialTests seed \(seed): \(tally)")
+    }
+
+    // MARK: 64-bit overflow
+
+    /// Arithmetic near the ends of 64 bits: the same overflow error in both, or the same rows.
+    @Test(arguments: seeds.prefix(3))
+    func overflowingArithmeticAgrees(seed: UInt64) throws {
+        let world = try World(seed: seed)
+        var tally = Tally()
+        var failures: [String] = []
+        var overflows = 0
+        for i in 0..<300 {
+            var g = DifferentialPredicateGenerator(seed: SeededSplitMix64.caseSeed(seed ^ 0x0F10, i))
+            let node = g.overflowingArithmetic()
+            if case .failure(let e) = world.memory(node), e.kind == .integerOverflow { overflows += 1 }
+            if let f = Self.check(node, in: world, label: "seed \(seed) overflow case \(i)", tally: &tally) { failures.append(f) }
+        }
+        Self.record(failures, "seed \(seed) overflow")
+        #expect(overflows > 30 && overflows < 270, "\(overflows) of 300 overflow: \(tally)")
     }
 
     // MARK: sorting, offset and limit
@@ -238,7 +270,7 @@ import Testing
         "age + 1 > 5", "score * 2 < 1", "uppercase:(name) == 'A'", "length:(city) > 2", "abs:(age) > 3", "born < 5",
         "photo < photo", "score BETWEEN {'a', 'z'}", "ANY tags.name > 5", "'x' IN age", "name CONTAINS 5",
         "ALL tags.weight < 'a'", "length:(age) > 1", "abs:(name) > 1", "SUBQUERY(tags, $t, $t.name < 5).@count > 0",
-        "name BETWEEN {1}", "age MATCHES 'a'", "employer.name < 3", "tags.@sum.name == 0", "tags.@avg.name > 1",
+        "employer.#size BETWEEN {1, 'x'}", "age MATCHES 'a'", "employer.name < 3", "tags.@sum.name == 0", "tags.@avg.name > 1",
         "age BETWEEN {'a', 1}", "employer.#size - age > 0", "name LIKE 5",
     ]
 

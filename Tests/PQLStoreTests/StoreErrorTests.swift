@@ -181,7 +181,7 @@ import Testing
         #expect(Self.located(e) == ":=")
     }
 
-    @Test(arguments: ["tags.@median.weight > 1", "tags.@sum > 1", "tags.@count.name > 5", "sum(tags.weight) > 1",
+    @Test(arguments: ["tags.@median.weight > 1", "tags.@sum > 1", "tags.@count.name > 5", "stddev(tags.weight) > 1", "sum(tags) > 1",
                       "ANY tags.person.tags.name == 'x'", "age.name == 1", "name IN tags", "ANY tags == nil", "tags[FIRST].name == 'x'"])
     func otherUnsupportedShapes(_ format: String) throws {
         let e = try #require(Self.fetchError(format))
@@ -198,11 +198,23 @@ import Testing
     }
 
     @Test func betweenNeedsTwoBounds() throws {
+        // Literal bounds that are not a pair are a syntax error at the bounds.
         let a = try #require(Self.fetchError("age BETWEEN {1, 2, 3}"))
-        #expect(a.kind == .typeMismatch)
-        #expect(a.message == "BETWEEN needs exactly two bounds, not 3")
+        #expect(a.kind == .syntax)
+        #expect(a.message == "BETWEEN needs an array of exactly two bounds, not {1, 2, 3}")
         #expect(a.hint == "write x BETWEEN {low, high}")
-        #expect(Self.located(a) == "BETWEEN")
+        #expect(Self.located(a) == "{1, 2, 3}")
+        // A tree built in code: the evaluator's error, when compiling, as in memory.
+        let tree = PredicateNode.comparison(ComparisonNode(.direct, .keyPath(["age"]), .between,
+                                                           .aggregate([.keyPath(["age"]), .constant(1), .constant(2)])))
+        let b = try #require(Self.error({ _ = try Self.store().fetch(EntityQuery("Person", predicate: tree)) }))
+        #expect(b.kind == .evaluation)
+        #expect(b.evaluationError?.kind == .badBetweenBounds)
+        #expect(b.message == "BETWEEN needs an array of exactly two bounds, not {age, 1, 2}")
+        #expect(throws: PredicateEvaluationError(kind: .badBetweenBounds, message: b.message, context: "age BETWEEN {age, 1, 2}",
+                                                 hint: "write x BETWEEN {low, high}")) {
+            _ = try tree.compiled(for: PredicateValue.self)
+        }
     }
 
     // MARK: variables
@@ -244,15 +256,30 @@ import Testing
         #expect(Self.located(e) == "[")
     }
 
-    @Test func invalidRegexFailsAtFetchTimeAsEvaluationError() throws {
+    @Test func invalidConstantRegexFailsWhenCompilingAsInMemory() throws {
         let store = try Self.store()
-        // The SQL compiles (the pattern is a parameter) …
-        _ = try store.sql(for: EntityQuery("Person", where: "name MATCHES '('"))
-        // … and an empty table never runs the pattern.
-        #expect(try store.fetch(EntityQuery("Person", where: "name MATCHES '('")).isEmpty)
-        try store.insert("Person", ["name": "Ann"])
-        let e = try #require(Self.error { _ = try store.fetch(EntityQuery("Person", where: "name MATCHES '('")) })
+        // The evaluator compiles a constant pattern when compiling the predicate; so does the
+        // store: the same error even on an empty table (README, decisions).
+        let memory = try #require(throws: PredicateEvaluationError.self) {
+            _ = try PredicateNode(format: "name MATCHES '('").compiled(for: PredicateValue.self)
+        }
+        let e = try #require(Self.error { _ = try store.sql(for: EntityQuery("Person", where: "name MATCHES '('")) })
         #expect(e.kind == .evaluation)
+        #expect(e.evaluationError?.kind == .invalidRegex)
+        #expect(e.message == memory.message)
+        #expect(e.hint == memory.hint)
+        #expect(e.message.lowercased().contains("parenthes"), "\(e.message)")
+        #expect(!e.message.hasPrefix(SQLiteFunctions.errorPrefix))
+    }
+
+    @Test func invalidRegexFromAColumnFailsAtFetchTimeAsEvaluationError() throws {
+        let store = try Self.store()
+        // A pattern read from each row is compiled by the row: an empty table never runs it.
+        #expect(try store.fetch(EntityQuery("Person", where: "name MATCHES email")).isEmpty)
+        try store.insert("Person", ["name": "Ann", "email": "("])
+        let e = try #require(Self.error { _ = try store.fetch(EntityQuery("Person", where: "name MATCHES email")) })
+        #expect(e.kind == .evaluation)
+        #expect(e.evaluationError?.kind == .invalidRegex)
         #expect(e.message.lowercased().contains("parenthes"), "\(e.message)")
         #expect(!e.message.hasPrefix(SQLiteFunctions.errorPrefix))
         // the store still works afterwards

@@ -53,7 +53,8 @@ struct EvaluationAppendixA2Tests {
         EvalCase("5 BETWEEN {5, 1}", nil, true),
         EvalCase("0 BETWEEN {1, 5}", nil, false),
         // 16
-        EvalCase("5 BETWEEN {1}", nil, throws: .badBetweenBounds),
+        // (a literal {1} is a parse error: BetweenBoundsTests; a value that is not a pair, at run time)
+        EvalCase("5 BETWEEN $B", nil, throws: .badBetweenBounds, vars: ["B": [1]]),
         // 17
         EvalCase("1 == 1.0", nil, true),
         EvalCase("YES == 1", nil, true),

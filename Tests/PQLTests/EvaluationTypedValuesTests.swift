@@ -130,7 +130,7 @@ struct EvaluationTypedValuesTests {
         ("name IN {'Ann', 'Éve'}", [0, 2]),
         ("name IN {'Zo\u{EB}'}", []),
         ("name ==[c] 'zo\u{EB}'", [3]),
-        ("name IN[c] {'ann'}", []),
+        ("name IN[c] {'ann'}", [0]),
         ("name < 'C'", [0, 1]),
         ("name != 'Ann'", [1, 2, 3, 4]),
         ("name ==[cd] 'EVE'", [2]),

@@ -54,7 +54,21 @@ struct RandomTreeGenerator {
         if op.acceptsOptions && rng.chance(0.5) {
             options = ComparisonOptions(rawValue: rng.int(in: 1...0x1F))
         }
-        return ComparisonNode(quantifier, expression(depth: depth), op, expression(depth: depth), options: options)
+        let lhs = expression(depth: depth)
+        var rhs = expression(depth: depth)
+        if op == .between { rhs = Self.betweenBounds(rhs) }
+        return ComparisonNode(quantifier, lhs, op, rhs, options: options)
+    }
+
+    /// A right side BETWEEN accepts: the parser rejects a literal that is not a pair
+    /// (grammar rule `bounds`), so such trees print text that does not parse back.
+    static func betweenBounds(_ e: ExpressionNode) -> ExpressionNode {
+        switch e {
+        case .constant(.array(let a)) where a.count == 2: return e
+        case .constant(let v): return .constant(.array([v, v]))
+        case .aggregate(let items) where items.count != 2: return .aggregate(Array((items + items).prefix(2)))
+        default: return e
+        }
     }
 
     // MARK: - Expressions

@@ -1,7 +1,8 @@
 import Foundation
 
-/// `+ - * / ** %` and the bitwise operators (spec §4.5). Integers stay integers and wrap on
-/// overflow; any double makes the result a double; a decimal (and no double) keeps decimals.
+/// `+ - * / ** %` and the bitwise operators (spec §4.5). Integers stay integers, and a result
+/// beyond 64 bits is an `integerOverflow` error, never a wrapped number (README, decisions);
+/// any double makes the result a double; a decimal (and no double) keeps decimals.
 /// Booleans count as 0 and 1 (Apple raises instead; PQL prints YES as 1, so they must agree).
 /// nil and non-numbers are errors: there is no SQL-style null propagation in memory.
 enum Arithmetic {
@@ -28,21 +29,34 @@ enum Arithmetic {
             case .bitwiseAnd: return .int(i & j)
             case .bitwiseOr: return .int(i | j)
             case .bitwiseXor: return .int(i ^ j)
-            case .leftShift: return .int(j < 0 || j > 63 ? 0 : i << j)
-            default: return .int(j < 0 || j > 63 ? (i < 0 ? -1 : 0) : i >> j)
+            default:
+                // A count outside 0…63 has no portable meaning (C leaves it undefined, x86
+                // masks it): an error. Bits shifted out of a left shift are dropped, as every
+                // 64-bit bit operation does.
+                guard (0...63).contains(j) else {
+                    throw overflow("\(i) \(f.infixSymbol ?? f.selector) \(j) shifts by \(j < 0 ? "a negative count" : "more than 63 bits")",
+                                   hint: "shift by 0 to 63 bits")
+                }
+                return .int(f == .leftShift ? i << j : i >> j)
             }
         default: break
         }
         switch (x, y) {
         case let (.int(i), .int(j)):
+            let r: (partialValue: Int64, overflow: Bool)
             switch f {
-            case .add: return .int(i &+ j)
-            case .subtract: return .int(i &- j)
-            case .multiply: return .int(i &* j)
-            case .divide: return .int(j == 0 ? 0 : (i == .min && j == -1 ? .min : i / j))
-            case .modulus: return .int(j == 0 ? 0 : (j == -1 ? 0 : i % j))
-            default: break
+            case .add: r = i.addingReportingOverflow(j)
+            case .subtract: r = i.subtractingReportingOverflow(j)
+            case .multiply: r = i.multipliedReportingOverflow(by: j)
+            // Division by zero gives 0 (Apple's implementation, spec §4.7).
+            case .divide: r = j == 0 ? (0, false) : i.dividedReportingOverflow(by: j)
+            // The remainder of the smallest integer by -1 is 0, exactly (as in SQLite and
+            // PostgreSQL), though Swift's `%` would trap on it.
+            case .modulus: r = j == 0 || j == -1 ? (0, false) : i.remainderReportingOverflow(dividingBy: j)
+            default: throw EvalError.unsupported("\(f.selector) is not an arithmetic operator")
             }
+            if r.overflow { throw overflow("\(i) \(f.infixSymbol ?? f.selector) \(j) does not fit in 64 bits") }
+            return .int(r.partialValue)
         case (.double, _), (_, .double):
             let i = x.doubleValue, j = y.doubleValue
             switch f {
@@ -74,7 +88,9 @@ enum Arithmetic {
 
     static func negate(_ a: PredicateValue) throws(EvalError) -> PredicateValue {
         switch a.numeric {
-        case .int(let i)?: return .int(0 &- i)
+        case .int(let i)?:
+            if i == .min { throw overflow("-(\(i)) does not fit in 64 bits") }
+            return .int(-i)
         case .double(let d)?: return .double(-d)
         case .decimal(let d)?: return .decimal(-d)
         case nil: throw EvalError.arithmetic(a.isNull ? "cannot negate nil" : "cannot negate \(a.kindDescription)")
@@ -92,8 +108,19 @@ enum Arithmetic {
         case .double(let d):
             guard d.isFinite, d >= -9.2e18, d <= 9.2e18 else { throw EvalError.arithmetic("bit operators need integers, not \(d)") }
             return Int64(d)
-        case .decimal(let d): return Int64(truncating: NSDecimalNumber(decimal: d))
+        case .decimal(let d):
+            // Int64(truncating:) wraps far-away decimals into arbitrary integers.
+            let whole = d.rounded(towardZero: true)
+            guard whole >= Decimal(Int64.min), whole <= Decimal(Int64.max) else {
+                throw EvalError.arithmetic("bit operators need integers, not \(d)")
+            }
+            return Int64(truncating: NSDecimalNumber(decimal: whole))
         }
+    }
+
+    /// The error for an integer result beyond 64 bits (`what` names the operation).
+    static func overflow(_ what: String, hint: String = "compute in floating point: multiply an operand by 1.0") -> EvalError {
+        EvalError(kind: .integerOverflow, message: "integer overflow: \(what)", hint: hint)
     }
 
     static func decimal(_ x: PredicateValue.Numeric) -> Decimal {

@@ -8,8 +8,11 @@ enum ComparisonEvaluation {
         case needle(String)
         case like(LikePattern)
         case regex(RegexPattern)
-        /// Membership set for IN against a constant collection.
+        /// Membership set for IN against a constant collection, literal options.
         case members(Set<PredicateValue>)
+        /// The same with `[c]`/`[d]`: the strings folded once, so a member is found by folding
+        /// the left side and looking it up.
+        case foldedMembers(Set<PredicateValue>)
         /// Ordered bounds for BETWEEN.
         case bounds(PredicateValue, PredicateValue)
     }
@@ -20,8 +23,8 @@ enum ComparisonEvaluation {
             return options.localized ? .none : .needle(options.prepare(s))
         case (.like, .string(let s)): return .like(LikePattern(s, options: options))
         case (.matches, .string(let s)): return .regex(try RegexPattern(s, options: options))
-        case (.in, .array(let a)), (.in, .set(let a)): return .members(Set(a))
-        case (.in, .dictionary(let d)): return .members(Set(d.values))
+        case (.in, .array(let a)), (.in, .set(let a)): return members(a, options)
+        case (.in, .dictionary(let d)): return members(Array(d.values), options)
         case (.between, _):
             let (lo, hi) = try betweenBounds(rhs, options: options)
             return .bounds(lo, hi)
@@ -64,18 +67,32 @@ enum ComparisonEvaluation {
         }
     }
 
-    /// `c CONTAINS x`: membership in a collection (options ignored), a dictionary's values, or
-    /// a substring (options apply). Nil on either side is false.
+    /// The prepared form of a constant collection IN looks into: its members, strings folded
+    /// for `[c]`/`[d]` (nothing prepared for `[l]`, whose equality is Foundation's).
+    static func members(_ elements: [PredicateValue], _ options: StringOptions) -> PreparedOperand {
+        if options.isLiteral { return .members(Set(elements)) }
+        if options.localized { return .none }
+        return .foldedMembers(Set(elements.map { folded($0, options) }))
+    }
+
+    /// A string in the form `[c]`/`[d]` compare it in; any other value as it is.
+    @inline(__always)
+    static func folded(_ v: PredicateValue, _ options: StringOptions) -> PredicateValue {
+        if case .string(let s) = v { return .string(options.prepare(s)) }
+        return v
+    }
+
+    /// `c CONTAINS x`: membership in a collection or a dictionary's values — some element
+    /// `== x` under the options, which apply where both are strings (README, decisions: Apple
+    /// ignores them) — or a substring (options apply). Nil on either side is false.
     static func contains(_ c: PredicateValue, _ x: PredicateValue, _ options: StringOptions,
                          _ prepared: PreparedOperand) throws(EvalError) -> Bool {
         if c.isNull || x.isNull { return false }
         switch c {
         case .array(let a), .set(let a):
-            if case .members(let m) = prepared { return m.contains(x) }
-            return a.contains(x)
+            return try member(x, of: a, options, prepared)
         case .dictionary(let d):
-            if case .members(let m) = prepared { return m.contains(x) }
-            return d.values.contains(x)
+            return try member(x, of: d.values, options, prepared)
         case .string(let s):
             guard case .string(let needle) = x else {
                 throw EvalError.typeMismatch("cannot look for \(x.kindDescription) in a string; the value is not a string")
@@ -88,16 +105,37 @@ enum ComparisonEvaluation {
         }
     }
 
-    static func betweenBounds(_ r: PredicateValue, options: StringOptions) throws(EvalError) -> (PredicateValue, PredicateValue) {
-        guard case .array(let a) = r, a.count == 2 else {
-            throw EvalError(kind: .badBetweenBounds, message: "BETWEEN needs an array of exactly two bounds, not \(r.description)",
-                            hint: "write x BETWEEN {low, high}")
+    /// Whether some element of a collection equals `x` under the options.
+    static func member<Elements: Collection<PredicateValue>>(_ x: PredicateValue, of elements: Elements, _ options: StringOptions,
+                                                             _ prepared: PreparedOperand) throws(EvalError) -> Bool {
+        switch prepared {
+        case .members(let m): return m.contains(x)
+        case .foldedMembers(let m): return m.contains(folded(x, options))
+        case .needle(let n):
+            // `coll CONTAINS[c] 'x'`: the constant on the right came folded.
+            if case .string = x {
+                let needle = PredicateValue.string(n)
+                return elements.contains { folded($0, options) == needle }
+            }
+        default: break
         }
+        if options.isLiteral { return elements.contains(x) }
+        for e in elements where try ValueComparison.equal(e, x, options) { return true }
+        return false
+    }
+
+    static func betweenBounds(_ r: PredicateValue, options: StringOptions) throws(EvalError) -> (PredicateValue, PredicateValue) {
+        guard case .array(let a) = r, a.count == 2 else { throw badBounds(r.description) }
         // Bounds in reverse order are swapped (Apple does this); nil bounds match nothing.
         if !a[0].isNull, !a[1].isNull, (try? ValueComparison.compare(a[0], a[1], options)) == .orderedDescending {
             return (a[1], a[0])
         }
         return (a[0], a[1])
+    }
+
+    static func badBounds(_ found: String) -> EvalError {
+        EvalError(kind: .badBetweenBounds, message: "BETWEEN needs an array of exactly two bounds, not \(found)",
+                  hint: "write x BETWEEN {low, high}")
     }
 
     private static func nonString(_ op: ComparisonOperator, _ l: PredicateValue, _ r: PredicateValue) throws(EvalError) -> Bool {

@@ -24,6 +24,15 @@ typealias ExpressionFunction<Root> = (Root, inout EvaluationState) throws(EvalEr
 struct EvaluatorCompiler<Root> {
     let reader: ValueReader<Root>
     let functions: PredicateFunctions
+    /// Whether parts that depend on no row are computed now (see ConstantFolding.swift);
+    /// false in the compiler that computes them.
+    var folds = true
+
+    init(reader: ValueReader<Root>, functions: PredicateFunctions, folds: Bool = true) {
+        self.reader = reader
+        self.functions = functions
+        self.folds = folds
+    }
 
     // MARK: Predicates
 
@@ -49,15 +58,27 @@ struct EvaluatorCompiler<Root> {
         }
     }
 
-    func compile(_ c: ComparisonNode) throws(EvalError) -> PredicateFunction<Root> {
-        let options = try StringOptions(c.options)
+    func compile(_ original: ComparisonNode) throws(EvalError) -> PredicateFunction<Root> {
+        let options = try StringOptions(original.options)
+        if original.op == .between, let e = SharedSemantics.betweenShapeError(original.rhs) { throw e }
+        var c = original
+        if folds {
+            if c.lhs.isRowIndependent && c.rhs.isRowIndependent {
+                let holds = try SharedSemantics.evaluateConstant(c)
+                return { _, _ in holds }
+            }
+            // Operands computed now are constants to the fast paths and the prepared forms.
+            if c.lhs.isRowIndependent && !c.lhs.isConstant { c.lhs = .constant(try SharedSemantics.evaluateConstant(c.lhs)) }
+            if c.rhs.isRowIndependent && !c.rhs.isConstant { c.rhs = .constant(try SharedSemantics.evaluateConstant(c.rhs)) }
+            if c.op == .between, let e = SharedSemantics.betweenShapeError(c.rhs) { throw e }
+        }
         if let fast = try FastPaths.comparison(c, options: options, reader: reader) { return fast }
         let lhs = try compile(c.lhs)
         let rhs = try compile(c.rhs)
         var prepared = ComparisonEvaluation.PreparedOperand.none
         if case .constant(let v) = c.rhs { prepared = try ComparisonEvaluation.prepare(c.op, rhs: v, options: options) }
         let op = c.op
-        let located = { c.description }
+        let located = { original.description }
         switch c.quantifier {
         case .direct:
             return { root, state throws(EvalError) in
@@ -91,6 +112,10 @@ struct EvaluatorCompiler<Root> {
     // MARK: Expressions
 
     func compile(_ e: ExpressionNode) throws(EvalError) -> ExpressionFunction<Root> {
+        if folds, !e.isConstant, e.isRowIndependent {
+            let v = try SharedSemantics.evaluateConstant(e)
+            return { _, _ in v }
+        }
         switch e {
         case .constant(let v):
             return { _, _ in v }

@@ -224,6 +224,8 @@ struct StringTest: @unchecked Sendable {
         case fewMembers([LiteralBytes])
         /// IN many strings: a hash lookup, then literal equality.
         case members(Set<String>)
+        /// IN strings with `[c]`/`[d]`: the members folded once; the value folded and looked up.
+        case foldedMembers(Set<PredicateValue>, StringOptions)
         case like(LikePattern)
         case regex(RegexPattern)
     }
@@ -240,9 +242,13 @@ struct StringTest: @unchecked Sendable {
             let needle = options.prepare(s)
             kind = .search(op, needle, Array(needle.utf8), options)
         case (.in, .array(let a)), (.in, .set(let a)):
-            // Membership ignores options (spec §6.7); only strings can be members.
+            // Only strings can be members; `[c]`/`[d]` apply to each comparison (README, decisions).
             let strings = a.compactMap { v -> String? in if case .string(let s) = v { return s } else { return nil } }
-            kind = strings.count <= 16 ? .fewMembers(strings.map(LiteralBytes.init)) : .members(Set(strings))
+            if !options.isLiteral {
+                kind = .foldedMembers(Set(strings.map { .string(options.prepare($0)) }), options)
+            } else {
+                kind = strings.count <= 16 ? .fewMembers(strings.map(LiteralBytes.init)) : .members(Set(strings))
+            }
         case (.like, .string(let s)):
             kind = .like(LikePattern(s, options: options))
         case (.matches, .string(let s)):
@@ -265,6 +271,8 @@ struct StringTest: @unchecked Sendable {
             return false
         case .members(let members):
             return Self.literalMember(v, members)
+        case .foldedMembers(let members, let options):
+            return members.contains(.string(options.prepare(v)))
         case .like(let pattern): return pattern.matches(v)
         case .regex(let regex): return try regex.matches(v)
         }

@@ -9,12 +9,13 @@ enum FunctionEvaluation {
             return try Arithmetic.binary(f, args[0], args[1])
         case .negate: return try Arithmetic.negate(args[0])
         case .onesComplement: return try Arithmetic.onesComplement(args[0])
-        case .sum: return try Aggregates.sum(try collection(args[0], f), what: f.selector)
+        case .sum, .average, .min, .max:
+            var aggregate = SharedSemantics.Aggregate(f.selector)!
+            for v in try collection(args[0], f) { try aggregate.add(v) }
+            return try aggregate.result()
         case .count:
             if case .dictionary(let d) = args[0] { return .int(Int64(d.count)) }
             return .int(Int64(try collection(args[0], f).count))
-        case .min, .max: return try Aggregates.extreme(try collection(args[0], f), max: f == .max, what: f.selector)
-        case .average: return try Aggregates.average(try collection(args[0], f), what: f.selector)
         case .median: return try Aggregates.median(try collection(args[0], f))
         case .mode: return Aggregates.mode(try collection(args[0], f))
         case .stddev: return try Aggregates.stddev(try collection(args[0], f))
@@ -28,7 +29,9 @@ enum FunctionEvaluation {
         case .trunc: return .double(Foundation.trunc(try number(args[0], f)))
         case .abs:
             switch args[0].numeric {
-            case .int(let i)?: return .int(i == .min ? .min : Swift.abs(i))
+            case .int(let i)?:
+                if i == .min { throw Arithmetic.overflow("abs:(\(i)) does not fit in 64 bits") }
+                return .int(Swift.abs(i))
             case .double(let d)?: return .double(Swift.abs(d))
             case .decimal(let d)?: return .decimal(d < 0 ? -d : d)
             case nil: throw notANumber(f, args[0])

@@ -68,16 +68,10 @@ enum CollectionOperators {
         values.reserveCapacity(elements.count)
         for e in elements { values.append(rest.isEmpty ? e : try KeyPathReading.value(e, path: rest)) }
         switch op {
-        case "@sum":
-            return try Aggregates.sum(values.filter { !$0.isNull }, what: "@sum")
-        case "@avg":
-            let present = values.filter { !$0.isNull }
-            if present.isEmpty { return .null }
-            return try Aggregates.average(present, what: "@avg")
-        case "@min", "@max":
-            let present = values.filter { !$0.isNull }
-            if present.isEmpty { return .null }
-            return try Aggregates.extreme(present, max: op == "@max", what: op)
+        case "@sum", "@avg", "@min", "@max":
+            var aggregate = SharedSemantics.Aggregate(op)!
+            for v in values { try aggregate.add(v) }
+            return try aggregate.result()
         case "@unionOfObjects":
             return .array(values.filter { !$0.isNull })
         case "@distinctUnionOfObjects":

@@ -27,6 +27,10 @@ public struct PredicateEvaluationError: Error, Hashable, Sendable, CustomStringC
         case regexLimit
         /// Arithmetic, or a math function (`sqrt:`, `abs:`…), on nil or non-numbers.
         case arithmetic
+        /// An integer result beyond 64 bits (`9223372036854775807 + 1`, `abs:` of the smallest
+        /// integer, a `@sum` of integers past the range, a shift by more than 63 bits): PQL
+        /// never wraps silently.
+        case integerOverflow
         /// Aggregate function misuse: min:/max:/average: of an empty collection, non-numbers,
         /// or a `sum:`/`count:`… argument that is not a collection.
         case aggregate

@@ -125,7 +125,7 @@ extension SharedSemantics {
 
     /// The value of an expression that reads no key path and no variable (constant folding).
     package static func evaluateConstant(_ e: ExpressionNode) throws(PredicateEvaluationError) -> PredicateValue {
-        let compiler = EvaluatorCompiler(reader: PredicateValue.predicateReader, functions: .none)
+        let compiler = EvaluatorCompiler(reader: PredicateValue.predicateReader, functions: .none, folds: false)
         let f = try compiler.compile(e)
         var state = EvaluationState(variables: [:])
         return try f(PredicateValue.null, &state)

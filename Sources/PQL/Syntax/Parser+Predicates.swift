@@ -130,6 +130,7 @@ extension Parser {
         let options = try parseOptions(for: op, opToken: opToken)
         let rhsStart = current.start
         let rhs = try parseExpression()
+        if op == .between { try checkBetweenBounds(rhs.node, from: rhsStart, to: previousEnd) }
         try checkHeight(max(lhs.height, rhs.height) + 1, at: opToken)
         if let next = PrecedenceTable.comparisonOperator(current) {
             let middle = text(from: rhsStart, to: previousEnd)
@@ -147,6 +148,24 @@ extension Parser {
         }
         return .predicate(.comparison(ComparisonNode(quantifier, lhs.node, op, rhs.node, options: options)),
                           height: max(lhs.height, rhs.height) + 1)
+    }
+
+    /// `bounds`: a literal right side of BETWEEN (a `%@` argument included) must be a pair,
+    /// `{low, high}`; anything else is an error at that operand now, not at every evaluation.
+    /// Key paths, variables and other expressions are checked when evaluated.
+    func checkBetweenBounds(_ rhs: ExpressionNode, from start: Int, to end: Int) throws(PredicateFormatError) {
+        let written = text(from: start, to: end)
+        let found: String
+        switch rhs {
+        case .constant(.array(let a)) where a.count == 2: return
+        case .constant(let v):
+            found = written.hasPrefix("%") ? "\(written) (\(v.kindDescription), \(v))" : written
+        case .aggregate(let items) where items.count != 2:
+            found = "\(written) (\(items.count) element\(items.count == 1 ? "" : "s"))"
+        default: return
+        }
+        throw error(.badBetweenBounds, "BETWEEN needs an array of exactly two bounds, not \(found)", from: start, to: end,
+                    hint: "write x BETWEEN {low, high}")
     }
 
     /// `options = "[" , option-letter , { option-letter } , "]"`.

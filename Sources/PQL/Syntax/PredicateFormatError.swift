@@ -37,6 +37,8 @@ public struct PredicateFormatError: Error, Hashable, Sendable, CustomStringConve
         case chainedComparison
         /// A bare expression where a predicate is expected: `isActive`, `TRUE` (decision D6).
         case bareExpression
+        /// A literal right side of BETWEEN that is not a pair: `x BETWEEN 18`, `x BETWEEN {1}`.
+        case badBetweenBounds
         /// A construct PQL parses in Apple's language but does not support.
         case unsupported
         case nestingTooDeep

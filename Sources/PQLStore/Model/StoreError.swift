@@ -46,6 +46,14 @@ public struct StoreError: Error, Hashable, Sendable, CustomStringConvertible {
     public var source: String?
     /// Where in `source` the problem is.
     public var range: SourceRange?
+    /// For an ``Kind/evaluation`` error, the evaluator's own error: the kind, message and hint
+    /// in-memory evaluation raises for the same predicate on the same values (decision D3).
+    ///
+    /// ```swift
+    /// do { _ = try store.count(EntityQuery("Flight", where: "dep_delay * 4611686018427387904 > 0")) }
+    /// catch let e as StoreError { print(e.evaluationError?.kind as Any) }   // integerOverflow
+    /// ```
+    public var evaluationError: PredicateEvaluationError?
 
     public init(_ kind: Kind, _ message: String, hint: String? = nil, source: String? = nil, range: SourceRange? = nil) {
         self.kind = kind
@@ -53,6 +61,21 @@ public struct StoreError: Error, Hashable, Sendable, CustomStringConvertible {
         self.hint = hint
         self.source = source
         self.range = range
+    }
+
+    /// The store's form of an error the evaluator raised (in a shared SQLite function, or
+    /// while folding constants): same message and hint, the original kept.
+    ///
+    /// ```swift
+    /// let e = StoreError(evaluation: PredicateEvaluationError(kind: .integerOverflow, message: "integer overflow: …"))
+    /// e.kind                      // .evaluation
+    /// e.evaluationError?.kind     // .integerOverflow
+    /// ```
+    public init(evaluation error: PredicateEvaluationError) {
+        self.init(.evaluation, error.message, hint: error.hint)
+        var original = error
+        original.context = nil
+        evaluationError = original
     }
 
     public var description: String {

@@ -12,7 +12,7 @@ extension PredicateSQLCompiler {
     /// Uncorrelated element lists skip rows whose key is NULL only when `skipNullKeys` (for
     /// NOT IN, where a NULL in the list would make every miss NULL); `key IN (…)` does not need
     /// it, and the test would cost a comparison per destination row.
-    private mutating func elements(of src: CollectionSource, correlated: Bool, skipNullKeys: Bool = true,
+    mutating func elements(of src: CollectionSource, correlated: Bool, skipNullKeys: Bool = true,
                                    body: (inout PredicateSQLCompiler, SQLScope, SQLExpression?) throws(StoreError) -> String?)
         throws(StoreError) -> (from: SQLScope, conditions: [String])
     {
@@ -62,42 +62,55 @@ extension PredicateSQLCompiler {
             }
             return try count(src)
         }
-        let function: String
-        switch op {
-        case "@sum": function = "sum"
-        case "@avg": function = "avg"
-        case "@min": function = "min"
-        case "@max": function = "max"
-        default:
+        guard let operation = SharedSemantics.Aggregate.Operation(rawValue: op), op.hasPrefix("@") else {
             throw fail(.unsupported, "the collection operator \(op) has no SQL form",
                        hint: "the store supports @count, @sum, @avg, @min and @max; fetch and use \(op) in memory", near: op)
         }
         guard src.rest.first == op, src.rest.count > 1 else {
             throw fail(.unsupported, "\(op) needs an attribute after it", hint: "write \(src.name).\(op).attribute", near: op)
         }
-        var valueSQL = "", kind = SQLKind.unknown
+        var plain = src
+        plain.rest.removeFirst()
+        return try aggregate(operation, over: plain, near: op)
+    }
+
+    /// An aggregate over the values of a to-many key path (`rel.attr`, after a SUBQUERY's
+    /// filter too), one value per row: a correlated subquery the foreign-key index answers.
+    ///
+    /// `@sum`, `@avg`, the functions `sum:`, `average:`, `min:`, `max:`, and `@min`/`@max` of
+    /// values SQLite does not order as the evaluator does (data, unknown kinds) run the
+    /// evaluator's own aggregate (`pql_sum`, …: nil counted as 0 or an error, integer sums
+    /// exact or an overflow error, non-numbers raised where memory raises them). `@min` and
+    /// `@max` of numbers, strings and dates use SQLite's `min`/`max`, which skip NULL as they do.
+    mutating func aggregate(_ operation: SharedSemantics.Aggregate.Operation, over src: CollectionSource,
+                            near: String) throws(StoreError) -> SQLExpression {
+        var value: SQLExpression? = nil
         let (from, conditions) = try elements(of: src, correlated: true) { _, _, element throws(StoreError) in
-            if let element {
-                valueSQL = element.sql
-                kind = element.kind
-            }
+            value = element
             return nil
         }
-        guard !valueSQL.isEmpty else { throw fail(.unsupported, "\(op) needs an attribute after it", near: op) }
-        // The evaluator raises for @sum/@avg of anything but numbers and for @min/@max of data
-        // (as soon as there are values): refuse them here rather than let SQLite compute something.
-        if kind.domain == .string || kind.domain == .date || kind.domain == .data,
-           function == "sum" || function == "avg" || kind.domain == .data {
-            throw fail(.typeMismatch, "\(op) of \(src.name).\(src.rest.last ?? "") needs numbers, not \(kind.domain == .string ? "strings" : kind.domain == .date ? "dates" : "data")",
-                       hint: kind.domain == .data ? nil : "\(op) works on numeric attributes; use @min or @max to compare \(kind.domain == .string ? "strings" : "dates")",
-                       near: op)
+        guard let value, !value.isObject else {
+            throw fail(.unsupported, "\(operation.rawValue) needs an attribute of \(src.name)'s objects",
+                       hint: "write \(operation.rawValue.hasPrefix("@") ? "\(src.name).\(operation.rawValue).attribute" : "\(operation.rawValue)(\(src.name).attribute)")",
+                       near: near)
         }
-        // `coalesce(sum(x), 0)`, not `total(x)`: like the evaluator, a sum of integers stays an
-        // integer (so `/` truncates) and a sum over no values is the integer 0.
-        let select = function == "sum" ? "coalesce(sum(\(valueSQL)), 0)" : "\(function)(\(valueSQL))"
-        let resultKind: SQLKind = function == "avg" ? .real : kind == .boolean && function == "sum" ? .integer : kind
+        let select: String, kind: SQLKind
+        let native = [.number, .string, .date].contains(value.kind.domain)
+        switch operation {
+        case .minOperator where native, .maxOperator where native:
+            select = "\(operation == .minOperator ? "min" : "max")(\(value.sql))"
+            kind = value.kind
+        default:
+            let tag = bindRaw(.integer(value.tag))
+            select = "\(SQLiteFunctions.aggregateName(operation))(\(value.sql), \(tag))"
+            switch operation {
+            case .averageOperator, .average: kind = .real
+            case .sumOperator, .sum: kind = value.kind == .boolean ? .integer : value.kind.domain == .number ? value.kind : .unknown
+            default: kind = value.kind
+            }
+        }
         return SQLExpression(sql: "(SELECT \(select) FROM \(from.fromClause) WHERE \(conditions.joined(separator: " AND ")))",
-                             kind: resultKind, nullable: function != "sum")
+                             kind: kind, nullable: operation != .sumOperator && operation != .sum)
     }
 
     /// `ANY`/`ALL` (and `NONE` = `NOT ANY`) over a collection.
@@ -129,7 +142,11 @@ extension PredicateSQLCompiler {
             var parts: [SQLCondition] = []
             let r = try operandForElement(c.rhs, scope: scope)
             for item in items { parts.append(try compareElement(c.op, options: options, item, r, scope: scope)) }
-            if parts.isEmpty { return isAll ? .alwaysTrue : .alwaysFalse }
+            if parts.isEmpty {
+                // ANY {} … / ALL {} …: the right side is still evaluated, as in memory.
+                if case .scalar(let x) = r { return decided(isAll, evaluating: [x]) }
+                return isAll ? .alwaysTrue : .alwaysFalse
+            }
             let joined = parts.map { isAll ? $0.definite : $0.sql }
             return SQLCondition(sql: "(" + joined.joined(separator: isAll ? " AND " : " OR ") + ")", nullable: !isAll && parts.contains { $0.nullable })
         default:
@@ -151,9 +168,9 @@ extension PredicateSQLCompiler {
     private mutating func compareElement(_ op: ComparisonOperator, options: SharedSemantics.Options, _ element: SQLExpression,
                                          _ r: SQLOperand, scope: SQLScope) throws(StoreError) -> SQLCondition {
         switch (op, r) {
-        case (.in, .values(let items)): return try membership(element, inValues: items)
+        case (.in, .values(let items)): return try membership(element, inValues: items, options: options)
         case (.between, .values(let bounds)): return try between(element, bounds, options: options)
-        case (.in, .collection(let src)): return try membership(element, in: src, scope: scope)
+        case (.in, .collection(let src)): return try membership(element, in: src, options: options, scope: scope)
         case (_, .scalar(let x)):
             if element.isObject || x.isObject { return try objectComparison(op, element, x) }
             return try compare(op, options: options, element, x)
@@ -164,29 +181,6 @@ extension PredicateSQLCompiler {
 
     mutating func aggregateOrCount(_ src: CollectionSource) throws(StoreError) -> SQLExpression {
         src.rest.contains(where: { $0.hasPrefix("@") }) ? try aggregate(src) : try count(src)
-    }
-
-    /// `x IN rel.attr` / `rel.attr CONTAINS x`: some element equals x (options ignored, §6.7).
-    mutating func membership(_ x: SQLExpression, in src: CollectionSource, scope: SQLScope) throws(StoreError) -> SQLCondition {
-        if x.isNullConstant { return .alwaysFalse }
-        if src.rest.contains(where: { $0.hasPrefix("@") }) || src.filter != nil {
-            throw fail(.unsupported, "IN needs the elements of a to-many key path, not an aggregate", near: src.name)
-        }
-        if src.rest.isEmpty {
-            throw fail(.unsupported, "membership in \(src.name) compares related objects, which has no SQL form",
-                       hint: "test an attribute: value IN \(src.name).attribute", near: src.name)
-        }
-        let literal: SharedSemantics.Options
-        do { literal = try SharedSemantics.Options(rawValue: 0) } catch { throw fail(.unsupported, error.message) }
-        let (from, conditions) = try elements(of: src, correlated: false, skipNullKeys: false) { compiler, _, element throws(StoreError) in
-            guard let element else { return nil }
-            return try compiler.compare(.equal, options: literal, element, x).sql
-        }
-        let remote = SQLIdentifier.column(src.remoteColumn, of: from.alias)
-        let guardNil = x.nullable ? "\(x.sql) IS NOT NULL AND " : ""
-        let filter = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
-        return SQLCondition(sql: "(\(guardNil)\(src.outerKey.sql) IN (SELECT \(remote) FROM \(from.fromClause)\(filter)))",
-                            nullable: true)
     }
 
     /// `rel == nil` and `rel != nil` for a to-one relationship; nothing else compares objects.

@@ -7,6 +7,20 @@ extension PredicateSQLCompiler {
         do { options = try SharedSemantics.Options(c.options) } catch {
             throw fail(.unsupported, error.message, hint: error.hint, near: "[")
         }
+        // What depends on no row is decided now, as the evaluator decides it when compiling
+        // (ConstantFolding.swift): the same value, or the same error even for an empty table.
+        if c.op == .between, let e = SharedSemantics.betweenShapeError(c.rhs) { throw evaluationError(e) }
+        if c.lhs.isRowIndependent && c.rhs.isRowIndependent {
+            do { return try SharedSemantics.evaluateConstant(c) ? .alwaysTrue : .alwaysFalse } catch { throw evaluationError(error) }
+        }
+        if c.op == .between, c.rhs.isRowIndependent, let e = SharedSemantics.betweenShapeError(.constant(try fold(c.rhs))) {
+            throw evaluationError(e)
+        }
+        if c.op == .matches, case .constant(.string(let pattern)) = c.rhs {
+            // The evaluator compiles a constant pattern when compiling the predicate; an
+            // invalid one fails there, not at the first row that reaches it.
+            do { _ = try SharedSemantics.PreparedString(.matches, pattern, options) } catch { throw evaluationError(error) }
+        }
         if c.quantifier != .direct {
             return try compileQuantified(c, options: options, in: scope)
         }
@@ -15,9 +29,9 @@ extension PredicateSQLCompiler {
         let rhs = try operand(c.rhs, in: scope)
         switch (c.op, lhs, rhs) {
         case (.in, .scalar(let x), .collection(let coll)), (.contains, .collection(let coll), .scalar(let x)):
-            return try membership(x, in: coll, scope: scope)
+            return try membership(x, in: coll, options: options, scope: scope)
         case (.in, .scalar(let x), .values(let items)), (.contains, .values(let items), .scalar(let x)):
-            return try membership(x, inValues: items)
+            return try membership(x, inValues: items, options: options)
         case (.between, .scalar(let x), .values(let bounds)):
             return try between(x, bounds, options: options)
         case (_, .scalar(let l), .scalar(let r)):
@@ -35,6 +49,11 @@ extension PredicateSQLCompiler {
         }
     }
 
+    /// The evaluator's error, raised by the store (decision D3: same kind, message and hint).
+    func evaluationError(_ e: PredicateEvaluationError) -> StoreError {
+        StoreError(evaluation: e).located(in: source, at: nil)
+    }
+
     /// One comparison of two scalars, exactly as `ComparisonEvaluation.apply` decides it.
     mutating func compare(_ op: ComparisonOperator, options: SharedSemantics.Options,
                           _ l: SQLExpression, _ r: SQLExpression) throws(StoreError) -> SQLCondition {
@@ -45,7 +64,7 @@ extension PredicateSQLCompiler {
             if l.isNullConstant && r.isNullConstant { return eq ? .alwaysTrue : .alwaysFalse }
             if l.isNullConstant || r.isNullConstant {
                 let other = l.isNullConstant ? r : l
-                if !other.canBeNil { return eq ? .alwaysFalse : .alwaysTrue }
+                if !other.canBeNil { return decided(!eq, evaluating: [other]) }
                 return SQLCondition(sql: "\(other.sql) \(eq ? "IS NULL" : "IS NOT NULL")", nullable: false)
             }
             if native && l.nullIsNaN != r.nullIsNaN && l.nullable && r.nullable {
@@ -66,17 +85,17 @@ extension PredicateSQLCompiler {
             if l.kind.domain != .unknown, r.kind.domain != .unknown, !(l.kind.domain == .string && r.kind.domain == .string) {
                 // Different kinds are never equal; two nils are.
                 let bothNil = "(\(l.sql) IS NULL AND \(r.sql) IS NULL)"
-                if !l.canBeNil || !r.canBeNil { return eq ? .alwaysFalse : .alwaysTrue }
+                if !l.canBeNil || !r.canBeNil { return decided(!eq, evaluating: [l, r]) }
                 return SQLCondition(sql: eq ? bothNil : "NOT \(bothNil)", nullable: false)
             }
             return shared(op, options, l, r)
         case .lessThan, .lessThanOrEqual, .greaterThan, .greaterThanOrEqual:
             if l.isNullConstant || r.isNullConstant {
                 // Only nil <= nil and nil >= nil hold.
-                guard op == .lessThanOrEqual || op == .greaterThanOrEqual else { return .alwaysFalse }
                 let other = l.isNullConstant ? r : l
+                guard op == .lessThanOrEqual || op == .greaterThanOrEqual else { return decided(false, evaluating: [other]) }
                 if l.isNullConstant && r.isNullConstant { return .alwaysTrue }
-                return other.canBeNil ? SQLCondition(sql: "\(other.sql) IS NULL", nullable: false) : .alwaysFalse
+                return other.canBeNil ? SQLCondition(sql: "\(other.sql) IS NULL", nullable: false) : decided(false, evaluating: [other])
             }
             guard native, l.kind.domain != .data else { return shared(op, options, l, r) }
             let base = "\(l.sql) \(op.symbol) \(r.sql)"
@@ -106,10 +125,22 @@ extension PredicateSQLCompiler {
             if r.kind == .string || r.kind == .unknown { return search(.contains, options, r, l) }
             return shared(.in, options, l, r)
         case .between:
-            throw fail(.typeMismatch, "BETWEEN needs a collection of exactly two bounds on its right", hint: "write x BETWEEN {low, high}", near: "BETWEEN")
+            // A single value on the right: the evaluator raises for each row whose left side is
+            // not nil, so the shared function decides row by row.
+            return shared(.between, options, l, r)
         case .utiConformsTo, .utiEquals:
             return shared(op, options, l, r)
         }
+    }
+
+    /// `result` for every row, once the operands that can raise have been evaluated: memory
+    /// evaluates both sides of a comparison before deciding it, so an error in one (arithmetic
+    /// on nil, a function of the wrong kind) must not vanish because the answer is known.
+    /// `pql_decided` returns its first argument after SQLite has evaluated the others.
+    func decided(_ result: Bool, evaluating operands: [SQLExpression]) -> SQLCondition {
+        let raising = operands.filter(\.canRaise)
+        if raising.isEmpty { return result ? .alwaysTrue : .alwaysFalse }
+        return SQLCondition(sql: "pql_decided(\(result ? 1 : 0), \(raising.map(\.sql).joined(separator: ", ")))", nullable: false)
     }
 
     /// `pql_compare`: the evaluator decides, row by row (nil rules, kinds, options, errors).
@@ -125,10 +156,16 @@ extension PredicateSQLCompiler {
     /// folding, LIKE and PCRE2 code, with the pattern compiled once per statement.
     mutating func search(_ op: ComparisonOperator, _ options: SharedSemantics.Options,
                          _ subject: SQLExpression, _ pattern: SQLExpression) -> SQLCondition {
-        if subject.isNullConstant || pattern.isNullConstant { return .alwaysFalse }
-        if case .string(let p)? = pattern.constant, p.isEmpty { return .alwaysFalse }
+        if subject.isNullConstant || pattern.isNullConstant { return decided(false, evaluating: [subject, pattern]) }
+        // An empty needle or pattern matches no string; a subject of another kind still raises.
+        if case .string(let p)? = pattern.constant, p.isEmpty, subject.kind == .string { return decided(false, evaluating: [subject]) }
         let o = bindRaw(.integer(Int64(op.rawValue)))
         let f = bindRaw(.integer(Int64(optionsRaw(options))))
+        if subject.tag != 0 || pattern.tag != 0 {
+            // Dates, booleans and decimals are numbers to SQLite: their kinds name the error.
+            let st = bindRaw(.integer(subject.tag)), pt = bindRaw(.integer(pattern.tag))
+            return SQLCondition(sql: "pql_search(\(o), \(f), \(subject.sql), \(pattern.sql), \(st), \(pt))", nullable: false)
+        }
         return SQLCondition(sql: "pql_search(\(o), \(f), \(subject.sql), \(pattern.sql))", nullable: false)
     }
 
@@ -137,7 +174,7 @@ extension PredicateSQLCompiler {
     /// SQLite's BINARY order is the evaluator's literal order (Unicode scalar order).
     mutating func prefixRange(_ l: SQLExpression, _ prefix: String) -> SQLCondition {
         var scalars = Array(prefix.unicodeScalars)
-        guard let last = scalars.popLast() else { return .alwaysFalse }
+        guard let last = scalars.popLast() else { return decided(false, evaluating: [l]) }
         var next = last.value + 1
         if next == 0xD800 { next = 0xE000 }
         guard let bumped = Unicode.Scalar(next) else {
@@ -204,9 +241,15 @@ extension PredicateSQLCompiler {
             throw fail(.typeMismatch, "BETWEEN needs exactly two bounds, not \(bounds.count)", hint: "write x BETWEEN {low, high}", near: "BETWEEN")
         }
         var lo = bounds[0], hi = bounds[1]
-        if x.isNullConstant { return .alwaysFalse }
+        if x.isNullConstant { return decided(false, evaluating: [lo, hi]) }
         if let a = lo.constant, let b = hi.constant {
-            if a.isNull || b.isNull { return .alwaysFalse }
+            if a.isNull { return decided(false, evaluating: [x]) }
+            if b.isNull {
+                // Nothing lies below nil, but the evaluator first tests x >= lo, which raises for
+                // kinds that have no order against lo: decided by the shared function then.
+                if x.kind.comparesNatively(with: lo.kind), x.kind.domain != .data { return decided(false, evaluating: [x]) }
+                return SQLCondition(sql: "pql_decided(0, \(shared(.greaterThanOrEqual, options, x, lo).sql))", nullable: false)
+            }
             // Bounds in reverse order are swapped, as the evaluator does.
             if (try? SharedSemantics.apply(.greaterThan, a, b, options)) == true { swap(&lo, &hi) }
             if x.kind.comparesNatively(with: lo.kind), x.kind.comparesNatively(with: hi.kind),
@@ -218,26 +261,4 @@ extension PredicateSQLCompiler {
         let xt = bindRaw(.integer(x.tag)), lt = bindRaw(.integer(lo.tag)), ht = bindRaw(.integer(hi.tag))
         return SQLCondition(sql: "pql_between(\(f), \(x.sql), \(xt), \(lo.sql), \(lt), \(hi.sql), \(ht))", nullable: false)
     }
-
-    /// `x IN {a, b, …}`: membership by equality, options ignored, nil never a member (§6.7).
-    mutating func membership(_ x: SQLExpression, inValues items: [SQLExpression]) throws(StoreError) -> SQLCondition {
-        if x.isNullConstant { return .alwaysFalse }
-        let literal: SharedSemantics.Options
-        do { literal = try SharedSemantics.Options(rawValue: 0) } catch { throw fail(.unsupported, error.message) }
-        if items.allSatisfy({ $0.constant != nil }), x.kind.domain != .unknown {
-            // Members of another kind can never be equal: leave them out.
-            let members = items.filter { !$0.isNullConstant && x.kind.comparesNatively(with: $0.kind) }
-            if members.isEmpty { return .alwaysFalse }
-            return SQLCondition(sql: "\(x.sql) IN (\(members.map(\.sql).joined(separator: ", ")))", nullable: true)
-        }
-        if items.isEmpty { return .alwaysFalse }
-        var parts: [String] = []
-        for item in items where !item.isNullConstant {
-            parts.append(try compare(.equal, options: literal, x, item).sql)
-        }
-        if parts.isEmpty { return .alwaysFalse }
-        let guardNil = x.nullable ? "\(x.sql) IS NOT NULL AND " : ""
-        return SQLCondition(sql: "(\(guardNil)(\(parts.joined(separator: " OR "))))", nullable: true)
-    }
 }
-

@@ -37,22 +37,6 @@ extension ExpressionNode {
         default: return nil
         }
     }
-
-    /// Whether the value is the same for every row (so it can be computed once, in memory).
-    var isRowIndependent: Bool {
-        switch self {
-        case .constant: return true
-        case .evaluatedObject, .variable, .keyPath, .keyPathOn, .subquery, .assignment, .anyKey, .customFunction: return false
-        case .aggregate(let items): return items.allSatisfy(\.isRowIndependent)
-        case .function(let f, let args): return f != .random && f != .randomn && args.allSatisfy(\.isRowIndependent)
-        case .index(let e, let sub):
-            if case .expression(let i) = sub { return e.isRowIndependent && i.isRowIndependent }
-            return e.isRowIndependent
-        case .cast(let a, let b): return a.isRowIndependent && b.isRowIndependent
-        case .ternary: return false
-        case .setOperation(_, let a, let b): return a.isRowIndependent && b.isRowIndependent
-        }
-    }
 }
 
 extension PredicateSQLCompiler {
@@ -76,6 +60,11 @@ extension PredicateSQLCompiler {
             if case .subquery = base, path == ["@count"] {
                 guard case .collection(let src) = try operand(base, in: scope) else { break }
                 return .scalar(try count(src))
+            }
+            if case .aggregate(let items) = base, path.count == 1, ["@count", "@sum", "@avg", "@min", "@max"].contains(path[0]),
+               !e.isRowIndependent {
+                // {a, b}.@sum: the evaluator's operator over the row's values.
+                return .scalar(try aggregateOfValues(path[0], items, in: scope, near: path[0]))
             }
             if e.isRowIndependent { return .scalar(bind(try fold(e))) }
             throw fail(.unsupported, "the key path '\(path.joined(separator: "."))' on \(base) has no SQL form",
@@ -176,7 +165,7 @@ extension PredicateSQLCompiler {
     /// Evaluates a row-independent expression once, in memory.
     func fold(_ e: ExpressionNode) throws(StoreError) -> PredicateValue {
         do { return try SharedSemantics.evaluateConstant(e) } catch {
-            throw fail(.evaluation, error.message, hint: error.hint)
+            throw evaluationError(error)
         }
     }
 
@@ -186,13 +175,26 @@ extension PredicateSQLCompiler {
         }
         switch f {
         case .count:
-            guard args.count == 1, case .collection(let src) = try operand(args[0], in: scope) else { break }
+            guard args.count == 1 else { break }
+            if case .aggregate(let items) = args[0] { return try aggregateOfValues(f.selector, items, in: scope, near: "count") }
+            guard case .collection(let src) = try operand(args[0], in: scope) else { break }
             return try count(src)
-        case .sum, .average, .min, .max, .median, .mode, .stddev, .distinct:
-            throw fail(.unsupported, "\(f.selector) of a key path has no SQL form with the evaluator's nil rules",
-                       hint: f == .sum || f == .average || f == .min || f == .max
-                           ? "use the collection operator instead: rel.@\(f == .average ? "avg" : f.selector.dropLast()).attribute" : nil,
-                       near: String(f.selector.dropLast()))
+        case .sum, .average, .min, .max:
+            // sum:({a, b}): the evaluator's function over the row's values.
+            if args.count == 1, case .aggregate(let items) = args[0] {
+                return try aggregateOfValues(f.selector, items, in: scope, near: String(f.selector.dropLast()))
+            }
+            // sum:(rel.attr): the evaluator's function aggregate over the to-many's values.
+            guard args.count == 1, case .collection(let src) = try operand(args[0], in: scope),
+                  !src.rest.isEmpty, !src.rest.contains(where: { $0.hasPrefix("@") }),
+                  let operation = SharedSemantics.Aggregate.Operation(rawValue: f.selector) else {
+                throw fail(.unsupported, "\(f.selector) in the store takes the values of a to-many key path",
+                           hint: "write \(f.selector)(relationship.attribute)", near: String(f.selector.dropLast()))
+            }
+            return try aggregate(operation, over: src, near: String(f.selector.dropLast()))
+        case .median, .mode, .stddev, .distinct:
+            throw fail(.unsupported, "\(f.selector) of a key path has no SQL form",
+                       hint: "fetch the records and compute \(f.selector) in memory", near: String(f.selector.dropLast()))
         case .noindex:
             // noindex: keeps the value and stops SQLite from using an index for it (unary +).
             let x = try scalar(args[0], in: scope)
@@ -211,6 +213,28 @@ extension PredicateSQLCompiler {
             kinds.append(x.kind)
         }
         return SQLExpression(sql: "pql_fn(\(parts.joined(separator: ", ")))", kind: resultKind(f, kinds), nullable: true, nullIsNaN: true)
+    }
+
+    /// The most values `pql_values` takes: SQLite allows 127 arguments to a function.
+    static let maxAggregateValues = 60
+
+    /// `{a, b}.@sum`, `sum:({a, b})`, `count:({a, b})`…: an aggregate over values computed for the
+    /// row, by the evaluator's own code (`pql_values`).
+    mutating func aggregateOfValues(_ name: String, _ items: [ExpressionNode], in scope: SQLScope,
+                                    near: String) throws(StoreError) -> SQLExpression {
+        guard items.count <= Self.maxAggregateValues else {
+            throw fail(.unsupported, "\(name) of more than \(Self.maxAggregateValues) values computed per row has no SQL form",
+                       hint: "compare fewer values, or aggregate a to-many relationship", near: near)
+        }
+        var parts = [bindRaw(.text(name))]
+        for item in items {
+            let x = try scalar(item, in: scope)
+            if x.isObject { throw fail(.unsupported, "\(name) cannot take a related object", near: item.keyName ?? near) }
+            parts.append(x.sql)
+            parts.append(bindRaw(.integer(x.tag)))
+        }
+        let kind: SQLKind = name == "@count" || name == "count:" ? .integer : name == "@avg" || name == "average:" ? .real : .unknown
+        return SQLExpression(sql: "pql_values(\(parts.joined(separator: ", ")))", kind: kind, nullable: true, nullIsNaN: kind == .real)
     }
 
     private func resultKind(_ f: BuiltinFunction, _ args: [SQLKind]) -> SQLKind {

@@ -18,6 +18,9 @@ struct SQLExpression {
     var column: IndexedColumn? = nil
 
     var isNullConstant: Bool { constant?.isNull ?? false }
+    /// Whether evaluating it can raise: it calls one of PQL's functions (a column or a bound
+    /// value never raises). Conservative: a quoted identifier containing "pql_" counts too.
+    var canRaise: Bool { constant == nil && sql.contains("pql_") }
     /// Whether it can be nil as the evaluator sees it.
     var canBeNil: Bool { nullable && !nullIsNaN }
     /// The kind tag the shared SQLite functions take (see `SQLiteFunctions.value`).
@@ -75,6 +78,14 @@ struct SQLBindings {
     mutating func add(_ value: SQLValue) -> String {
         values.append(value)
         return "?\(values.count)"
+    }
+
+    /// Gives the parameter `placeholder` (`?7`) another value, for a constant the compiler
+    /// prepares after binding it (a member folded for `IN[c]`). False if it is not one.
+    mutating func replace(_ placeholder: String, with value: SQLValue) -> Bool {
+        guard placeholder.first == "?", let n = Int(placeholder.dropFirst()), n >= 1, n <= values.count else { return false }
+        values[n - 1] = value
+        return true
     }
 }
 

@@ -61,9 +61,7 @@ final class SQLiteConnection {
             return StoreError(.constraint, "\(what) violates a constraint: \(message)",
                               hint: "check unique attributes, non-optional attributes and relationships")
         default:
-            if message.hasPrefix(SQLiteFunctions.errorPrefix) {
-                return StoreError(.evaluation, String(message.dropFirst(SQLiteFunctions.errorPrefix.count)))
-            }
+            if let e = SQLiteFunctions.evaluationError(message) { return StoreError(evaluation: e) }
             return StoreError(.sqlite, "\(what) failed: \(message)")
         }
     }

@@ -19,11 +19,36 @@ enum SQLiteFunctions {
         sqlite3_create_function_v2(db, "pql_compare", 6, flags, nil, compareFunction, nil, nil, nil)
         sqlite3_create_function_v2(db, "pql_between", 7, flags, nil, betweenFunction, nil, nil, nil)
         sqlite3_create_function_v2(db, "pql_search", 4, flags, nil, searchFunction, nil, nil, nil)
+        sqlite3_create_function_v2(db, "pql_search", 6, flags, nil, searchFunction, nil, nil, nil)
+        // Not deterministic: SQLite must call it, and so evaluate its arguments, on every row.
+        sqlite3_create_function_v2(db, "pql_decided", -1, SQLITE_UTF8, nil, decidedFunction, nil, nil, nil)
         sqlite3_create_function_v2(db, "pql_prefix_ci", 3, flags, nil, prefixFunction, nil, nil, nil)
         sqlite3_create_function_v2(db, "pql_fn", -1, SQLITE_UTF8, nil, functionFunction, nil, nil, nil)
         sqlite3_create_function_v2(db, "pql_cast", 3, flags, nil, castFunction, nil, nil, nil)
+        sqlite3_create_function_v2(db, "pql_fold", 2, flags, nil, foldFunction, nil, nil, nil)
+        sqlite3_create_function_v2(db, "pql_values", -1, flags, nil, valuesFunction, nil, nil, nil)
+        for (i, operation) in SharedSemantics.Aggregate.Operation.allCases.enumerated() {
+            // The operation travels as the function's user data: xFinal has no arguments, and
+            // an empty collection's result depends on it.
+            sqlite3_create_function_v2(db, aggregateName(operation), 2, flags, UnsafeMutableRawPointer(bitPattern: i + 1),
+                                       nil, aggregateStep, aggregateFinal, nil)
+        }
         sqlite3_create_collation_v2(db, "PQL_NOCASE", SQLITE_UTF8, nil, nocaseCollation, nil)
         sqlite3_create_collation_v2(db, "PQL_LOCALIZED", SQLITE_UTF8, nil, localizedCollation, nil)
+    }
+
+    /// The SQL name of the aggregate that computes `operation` (value, kind tag) → value.
+    static func aggregateName(_ operation: SharedSemantics.Aggregate.Operation) -> String {
+        switch operation {
+        case .sumOperator: return "pql_sum"
+        case .averageOperator: return "pql_avg"
+        case .minOperator: return "pql_min"
+        case .maxOperator: return "pql_max"
+        case .sum: return "pql_sum_function"
+        case .average: return "pql_average_function"
+        case .min: return "pql_min_function"
+        case .max: return "pql_max_function"
+        }
     }
 
     // MARK: values
@@ -79,11 +104,34 @@ enum SQLiteFunctions {
         sqlite3_result_error(ctx, errorPrefix + message, -1)
     }
 
+    /// Separates the kind, message and hint of an evaluation error inside SQLite's error text.
+    static let errorSeparator: Character = "\u{1F}"
+
+    /// Raises the evaluator's error from inside SQLite, kind, message and hint intact: the
+    /// connection turns it back into the same `PredicateEvaluationError` (see `evaluationError(_:)`).
     static func fail(_ ctx: OpaquePointer?, _ error: any Error) {
         guard let error = error as? PredicateEvaluationError else { return fail(ctx, "\(error)") }
-        var m = error.message
-        if let hint = error.hint { m += " (\(hint))" }
-        fail(ctx, m)
+        let parts = [error.kind.rawValue, error.message, error.hint ?? ""]
+        fail(ctx, parts.joined(separator: String(errorSeparator)))
+    }
+
+    /// The evaluator's error that an SQLite error message carries, if it carries one.
+    static func evaluationError(_ sqliteMessage: String) -> PredicateEvaluationError? {
+        guard sqliteMessage.hasPrefix(errorPrefix) else {
+            // SQLite's own sum() raises this; PQL's statements use pql_sum, but a hand-written
+            // view or trigger may not.
+            if sqliteMessage == "integer overflow" {
+                return PredicateEvaluationError(kind: .integerOverflow, message: "integer overflow: a sum does not fit in 64 bits",
+                                                hint: "compute in floating point: multiply an operand by 1.0")
+            }
+            return nil
+        }
+        let text = sqliteMessage.dropFirst(errorPrefix.count)
+        let parts = text.split(separator: errorSeparator, maxSplits: 2, omittingEmptySubsequences: false)
+        guard parts.count == 3, let kind = PredicateEvaluationError.Kind(rawValue: String(parts[0])) else {
+            return PredicateEvaluationError(kind: .unsupported, message: String(text))
+        }
+        return PredicateEvaluationError(kind: kind, message: String(parts[1]), hint: parts[2].isEmpty ? nil : String(parts[2]))
     }
 
     static func options(_ v: OpaquePointer?) throws(PredicateEvaluationError) -> SharedSemantics.Options {
@@ -143,11 +191,12 @@ private let releaseBox: @convention(c) (UnsafeMutableRawPointer?) -> Void = { p 
     if let p { Unmanaged<PreparedBox>.fromOpaque(p).release() }
 }
 
-private let searchFunction: @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Void = { ctx, _, argv in
+private let searchFunction: @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Void = { ctx, argc, argv in
     guard let argv, let op = SQLiteFunctions.comparisonOperator(argv[0]) else { return SQLiteFunctions.fail(ctx, "bad operator") }
     do {
         let options = try SQLiteFunctions.options(argv[1])
-        SQLiteFunctions.search(ctx, op, options, subject: argv[2], pattern: argv[3], patternArgument: 3)
+        let tags = argc == 6 ? (sqlite3_value_int(argv[4]), sqlite3_value_int(argv[5])) : (0, 0)
+        SQLiteFunctions.search(ctx, op, options, subject: argv[2], pattern: argv[3], patternArgument: 3, tags: tags)
     } catch {
         SQLiteFunctions.fail(ctx, error)
     }
@@ -157,11 +206,12 @@ extension SQLiteFunctions {
     /// `subject op[options] pattern` with the prepared pattern kept in the aux data of
     /// argument `patternArgument`.
     static func search(_ ctx: OpaquePointer?, _ op: ComparisonOperator, _ options: SharedSemantics.Options,
-                       subject: OpaquePointer?, pattern: OpaquePointer?, patternArgument: Int32) {
+                       subject: OpaquePointer?, pattern: OpaquePointer?, patternArgument: Int32, tags: (Int32, Int32) = (0, 0)) {
         do {
             guard sqlite3_value_type(subject) == SQLITE_TEXT, sqlite3_value_type(pattern) == SQLITE_TEXT else {
                 // nil gives false; other kinds raise the evaluator's own error.
-                return sqlite3_result_int(ctx, try SharedSemantics.apply(op, value(subject), value(pattern), options) ? 1 : 0)
+                let s = value(subject, kind: tags.0), p = value(pattern, kind: tags.1)
+                return sqlite3_result_int(ctx, try SharedSemantics.apply(op, s, p, options) ? 1 : 0)
             }
             let box: PreparedBox
             if let p = sqlite3_get_auxdata(ctx, patternArgument) {
@@ -221,6 +271,108 @@ private let functionFunction: @convention(c) (OpaquePointer?, Int32, UnsafeMutab
     }
     do {
         SQLiteFunctions.result(ctx, try SharedSemantics.function(f, args))
+    } catch {
+        SQLiteFunctions.fail(ctx, error)
+    }
+}
+
+// MARK: pql_sum(value, kind) … pql_max_function(value, kind): the aggregates over a to-many
+
+/// The running state of one aggregate call, kept behind a pointer in SQLite's aggregate
+/// context: SQLite calls xFinal for every context it allocated (also when a statement is
+/// interrupted or reset), which releases it. The first error is kept and raised by xFinal,
+/// as the evaluator raises at the first element that fails.
+private final class AggregateBox {
+    var aggregate: SharedSemantics.Aggregate
+    var error: PredicateEvaluationError?
+    init(_ aggregate: SharedSemantics.Aggregate) { self.aggregate = aggregate }
+}
+
+private func aggregateOperation(_ ctx: OpaquePointer?) -> SharedSemantics.Aggregate.Operation? {
+    let i = Int(bitPattern: sqlite3_user_data(ctx)) - 1
+    let all = SharedSemantics.Aggregate.Operation.allCases
+    return i >= 0 && i < all.count ? all[all.index(all.startIndex, offsetBy: i)] : nil
+}
+
+private let aggregateStep: @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Void = { ctx, _, argv in
+    guard let argv, let operation = aggregateOperation(ctx) else { return SQLiteFunctions.fail(ctx, "bad aggregate") }
+    guard let slot = sqlite3_aggregate_context(ctx, Int32(MemoryLayout<UnsafeMutableRawPointer?>.size)) else {
+        return sqlite3_result_error_nomem(ctx)
+    }
+    let pointer = slot.assumingMemoryBound(to: UnsafeMutableRawPointer?.self)
+    let box: AggregateBox
+    if let p = pointer.pointee {
+        box = Unmanaged<AggregateBox>.fromOpaque(p).takeUnretainedValue()
+    } else {
+        box = AggregateBox(SharedSemantics.Aggregate(operation))
+        pointer.pointee = Unmanaged.passRetained(box).toOpaque()
+    }
+    guard box.error == nil else { return }
+    do throws(PredicateEvaluationError) {
+        try box.aggregate.add(SQLiteFunctions.value(argv[0], kind: sqlite3_value_int(argv[1])))
+    } catch {
+        box.error = error
+    }
+}
+
+private let aggregateFinal: @convention(c) (OpaquePointer?) -> Void = { ctx in
+    guard let operation = aggregateOperation(ctx) else { return SQLiteFunctions.fail(ctx, "bad aggregate") }
+    var aggregate = SharedSemantics.Aggregate(operation)
+    var failure: PredicateEvaluationError? = nil
+    if let slot = sqlite3_aggregate_context(ctx, 0),
+       let p = slot.assumingMemoryBound(to: UnsafeMutableRawPointer?.self).pointee {
+        let box = Unmanaged<AggregateBox>.fromOpaque(p).takeRetainedValue()
+        aggregate = box.aggregate
+        failure = box.error
+    }
+    do {
+        if let failure { throw failure }
+        SQLiteFunctions.result(ctx, try aggregate.result())
+    } catch {
+        SQLiteFunctions.fail(ctx, error)
+    }
+}
+
+// MARK: pql_values(name, a, aKind, b, bKind, …) → an aggregate of the values ({a, b}.@sum, sum:({a, b}))
+
+private let valuesFunction: @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Void = { ctx, argc, argv in
+    guard let argv, argc >= 1 else { return SQLiteFunctions.fail(ctx, "bad aggregate") }
+    let name = SQLiteFunctions.text(argv[0])
+    var values: [PredicateValue] = []
+    var i = 1
+    while i + 1 < Int(argc) {
+        values.append(SQLiteFunctions.value(argv[i], kind: sqlite3_value_int(argv[i + 1])))
+        i += 2
+    }
+    do {
+        if name == "@count" { return sqlite3_result_int64(ctx, Int64(values.count)) }
+        if let operation = SharedSemantics.Aggregate.Operation(rawValue: name) {
+            var aggregate = SharedSemantics.Aggregate(operation)
+            for v in values { try aggregate.add(v) }
+            return SQLiteFunctions.result(ctx, try aggregate.result())
+        }
+        guard let f = BuiltinFunction(rawValue: name) else { return SQLiteFunctions.fail(ctx, "unknown aggregate") }
+        SQLiteFunctions.result(ctx, try SharedSemantics.function(f, [.array(values)]))
+    } catch {
+        SQLiteFunctions.fail(ctx, error)
+    }
+}
+
+// MARK: pql_decided(result, operand, …) → result, after SQLite evaluated the operands
+
+private let decidedFunction: @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Void = { ctx, argc, argv in
+    guard let argv, argc >= 1 else { return sqlite3_result_int(ctx, 0) }
+    sqlite3_result_int(ctx, sqlite3_value_int(argv[0]))
+}
+
+// MARK: pql_fold(flags, value) → the [c]/[d] fold of a string; other values unchanged
+
+private let foldFunction: @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Void = { ctx, _, argv in
+    guard let argv else { return }
+    guard sqlite3_value_type(argv[1]) == SQLITE_TEXT else { return sqlite3_result_value(ctx, argv[1]) }
+    do {
+        let options = try SQLiteFunctions.options(argv[0])
+        SQLiteFunctions.result(ctx, .string(options.fold(SQLiteFunctions.text(argv[1]))))
     } catch {
         SQLiteFunctions.fail(ctx, error)
     }
