@@ -61,9 +61,14 @@ enum PredicateSource {
     static func read(_ argument: String) throws -> String {
         guard argument == "-" else { return argument }
         let data = FileHandle.standardInput.readDataToEndOfFile()
-        var bytes = [UInt8](data)
-        // One trailing newline is the shell's, not the predicate's.
-        if bytes.last == 0x0A { bytes.removeLast(); if bytes.last == 0x0D { bytes.removeLast() } }
+        // One trailing newline is the shell's, not the predicate's. The text is made from the
+        // bytes read, without an intermediate copy (a predicate may be 16 MiB).
+        var end = data.endIndex
+        if end > data.startIndex, data[end - 1] == 0x0A {
+            end -= 1
+            if end > data.startIndex, data[end - 1] == 0x0D { end -= 1 }
+        }
+        let bytes = data[data.startIndex..<end]
         guard let text = String(validating: bytes, as: UTF8.self) else {
             do { _ = try PredicateNode(utf8: bytes) } catch { throw UserFacingError(text: error.rendered) }
             throw UserFacingError(text: "error: standard input is not valid UTF-8")

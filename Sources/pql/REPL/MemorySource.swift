@@ -102,8 +102,9 @@ final class MemorySource: QuerySource {
             let near = SharedSemantics.nearestNames(to: path, in: keys.map(\.name))
             var message = "keypath '\(path)' not found in \(name)"
             if let at = r.text.range(of: path) {
-                let column = r.text.distance(from: r.text.startIndex, to: at.lowerBound)
-                message += "\n  \(r.text)\n  " + String(repeating: " ", count: column) + String(repeating: "^", count: path.count)
+                let (head, tail) = TerminalText.window(before: r.text[..<at.lowerBound], after: r.text[at.lowerBound...])
+                message += "\n  \(head)\(tail)\n  " + TerminalText.blanks(under: head)
+                    + String(repeating: "^", count: min(path.count, tail.count))
             }
             throw ReplError(message, hint: near.isEmpty ? "`.schema` lists the keys" : "did you mean \(near.map { "'\($0)'" }.joined(separator: " or "))?")
         }
