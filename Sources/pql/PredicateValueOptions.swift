@@ -56,6 +56,28 @@ struct PredicateValueOptions: ParsableArguments {
     }
 }
 
+/// `--max-steps` and `--max-regex-steps`: the work one evaluation may do (see
+/// `EvaluationLimits`), for every command that evaluates a predicate.
+struct LimitOptions: ParsableArguments {
+    @Option(name: .customLong("max-steps"), help: ArgumentHelp(
+        "Stop an evaluation after this many steps (0: no limit; default \(EvaluationLimits.interactive.maxSteps!)). In a store, SQLite's instructions count.",
+        valueName: "n"))
+    var maxSteps: Int = EvaluationLimits.interactive.maxSteps!
+
+    @Option(name: .customLong("max-regex-steps"), help: ArgumentHelp(
+        "Stop when the MATCHES of an evaluation have backtracked this many PCRE2 steps in all (0: no limit; default \(EvaluationLimits.interactive.maxRegexSteps!)).",
+        valueName: "n"))
+    var maxRegexSteps: Int = EvaluationLimits.interactive.maxRegexSteps!
+
+    func validate() throws {
+        if maxSteps < 0 || maxRegexSteps < 0 { throw ValidationError("--max-steps and --max-regex-steps must be 0 (no limit) or more") }
+    }
+
+    var limits: EvaluationLimits {
+        EvaluationLimits(maxSteps: maxSteps == 0 ? nil : maxSteps, maxRegexSteps: maxRegexSteps == 0 ? nil : maxRegexSteps)
+    }
+}
+
 /// The predicate argument, or standard input for `-`.
 enum PredicateSource {
     static func read(_ argument: String) throws -> String {

@@ -52,6 +52,27 @@ extension PredicateNode {
     }
 }
 
+extension PredicateNode {
+    /// The number of nodes, predicates and expressions alike (a constant list is one node):
+    /// the steps one evaluation of the tree counts (see ``EvaluationLimits``). Counted without
+    /// recursion.
+    package var nodeCount: Int {
+        var stack: [(node: TreeItem, next: Int)] = [(.predicate(self), 0)]
+        var count = 1
+        while !stack.isEmpty {
+            let top = stack.count - 1
+            guard let child = stack[top].node.child(stack[top].next) else {
+                stack.removeLast()
+                continue
+            }
+            stack[top].next += 1
+            count += 1
+            stack.append((child, 0))
+        }
+        return count
+    }
+}
+
 /// A node of either half of the tree, for walks that treat predicates and expressions alike.
 private enum TreeItem {
     case predicate(PredicateNode)

@@ -35,8 +35,11 @@ final class SQLiteConnection {
         // Swift task cancellation reaches a running statement: every few thousand virtual
         // machine steps SQLite asks, and a cancelled task's statement stops with
         // SQLITE_INTERRUPT (a `.cancelled` StoreError). The check reads the current task from
-        // the thread the statement runs on, which is the task's own.
-        sqlite3_progress_handler(db, Self.progressInterval, { _ in Task.isCancelled ? 1 : 0 }, nil)
+        // the thread the statement runs on, which is the task's own. The same steps count
+        // against the limits of the fetch running on that thread (EvaluationLimits.maxSteps).
+        sqlite3_progress_handler(db, Self.progressInterval, { _ in
+            EvaluationBudget.sqliteProgress(Int(SQLiteConnection.progressInterval)) ? 0 : 1
+        }, nil)
         // A file that is not a database fails here rather than at the first query.
         do { try execute("SELECT count(*) FROM sqlite_schema") } catch {
             sqlite3_close_v2(db)
@@ -56,13 +59,16 @@ final class SQLiteConnection {
         let message = lastError
         switch rc & 0xFF {
         case SQLITE_INTERRUPT:
+            if let e = EvaluationBudget.current?.exceeded { return StoreError(.evaluation, e.message, hint: e.hint) }
             return StoreError(.cancelled, "\(what) was interrupted")
         case SQLITE_CONSTRAINT:
             return StoreError(.constraint, "\(what) violates a constraint: \(message)",
                               hint: "check unique attributes, non-optional attributes and relationships")
         default:
             if message.hasPrefix(SQLiteFunctions.errorPrefix) {
-                return StoreError(.evaluation, String(message.dropFirst(SQLiteFunctions.errorPrefix.count)))
+                let parts = message.dropFirst(SQLiteFunctions.errorPrefix.count)
+                    .split(separator: SQLiteFunctions.hintSeparator, maxSplits: 1, omittingEmptySubsequences: false)
+                return StoreError(.evaluation, String(parts[0]), hint: parts.count > 1 ? String(parts[1]) : nil)
             }
             return StoreError(.sqlite, "\(what) failed: \(message)")
         }
@@ -75,7 +81,7 @@ final class SQLiteConnection {
         if rc != SQLITE_OK {
             let text = message.map { String(cString: $0) } ?? lastError
             sqlite3_free(message)
-            if rc & 0xFF == SQLITE_INTERRUPT { throw StoreError(.cancelled, "the statement was interrupted") }
+            if rc & 0xFF == SQLITE_INTERRUPT { throw error(rc, "the statement") }
             throw StoreError(.sqlite, "SQL failed: \(text)", source: sql)
         }
     }
@@ -129,11 +135,14 @@ final class SQLiteConnection {
             try execute(nested ? "RELEASE \(name)" : "COMMIT")
             return result
         } catch {
-            if nested {
-                try? execute("ROLLBACK TO \(name)")
-                try? execute("RELEASE \(name)")
-            } else if isInTransaction {
-                try? execute("ROLLBACK")
+            // Even when the transaction stopped at a limit of its query, undoing it must run.
+            EvaluationBudget.outside {
+                if nested {
+                    try? execute("ROLLBACK TO \(name)")
+                    try? execute("RELEASE \(name)")
+                } else if isInTransaction {
+                    try? execute("ROLLBACK")
+                }
             }
             throw error
         }

@@ -79,10 +79,14 @@ enum SQLiteFunctions {
         sqlite3_result_error(ctx, errorPrefix + message, -1)
     }
 
+    /// Separates an evaluation error's message from its hint in SQLite's error text, so the
+    /// store reports both as the evaluator does.
+    static let hintSeparator = "\u{1F}"
+
     static func fail(_ ctx: OpaquePointer?, _ error: any Error) {
         guard let error = error as? PredicateEvaluationError else { return fail(ctx, "\(error)") }
         var m = error.message
-        if let hint = error.hint { m += " (\(hint))" }
+        if let hint = error.hint { m += hintSeparator + hint }
         fail(ctx, m)
     }
 
