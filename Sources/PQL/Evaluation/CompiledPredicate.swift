@@ -232,8 +232,11 @@ extension CompiledPredicate {
                     let end = Swift.min(i + 64, n)
                     var bits: UInt64 = 0
                     var bit: UInt64 = 1
+                    // The word's steps at once, unless a checkpoint falls inside it: then one by
+                    // one, so that a limit stops at the exact element.
+                    let counted = state.chargeIfClear(weight &* (end - i))
                     while i < end {
-                        try state.charge(weight)
+                        if !counted { try state.charge(weight) }
                         if try test(base[i], &state) { bits |= bit }
                         restart(&state, variables)
                         bit &<<= 1
@@ -267,14 +270,20 @@ extension CompiledPredicate {
             var i = 0
             do throws(EvalError) {
                 while i < n {
-                    try state.charge(weight)
-                    let e = base[i]
-                    if try test(e, &state) {
-                        (target + count).initialize(to: consume e)
-                        count += 1
+                    // 64 elements' steps at once, unless a checkpoint falls among them: then one
+                    // by one, so that a limit stops at the exact element.
+                    let end = Swift.min(i + 64, n)
+                    let counted = state.chargeIfClear(weight &* (end - i))
+                    while i < end {
+                        if !counted { try state.charge(weight) }
+                        let e = base[i]
+                        if try test(e, &state) {
+                            (target + count).initialize(to: consume e)
+                            count += 1
+                        }
+                        restart(&state, variables)
+                        i += 1
                     }
-                    restart(&state, variables)
-                    i += 1
                 }
             } catch {
                 failure = error.on(element: i)

@@ -30,6 +30,16 @@ struct EvaluationState {
         if steps >= nextCheck { try checkpoint() }
     }
 
+    /// Counts `n` steps at once when that reaches no checkpoint (a block of elements charged
+    /// together, the hot loops' way of counting); false, counting nothing, when it would.
+    @inline(__always)
+    mutating func chargeIfClear(_ n: Int) -> Bool {
+        let after = steps &+ n
+        guard after < nextCheck, after >= steps else { return false }
+        steps = after
+        return true
+    }
+
     /// Over the limit: a `.workLimit` error; a cancelled task: `.cancelled`. Else the next
     /// checkpoint is set.
     @inline(never)
