@@ -60,12 +60,12 @@ struct PredicateValueOptions: ParsableArguments {
 /// `EvaluationLimits`), for every command that evaluates a predicate.
 struct LimitOptions: ParsableArguments {
     @Option(name: .customLong("max-steps"), help: ArgumentHelp(
-        "Stop an evaluation after this many steps (0: no limit; default \(EvaluationLimits.interactive.maxSteps!)). In a store, SQLite's instructions count.",
+        "Stop an evaluation after this many steps (0: no limit). In a store, SQLite's instructions count.",
         valueName: "n"))
     var maxSteps: Int = EvaluationLimits.interactive.maxSteps!
 
     @Option(name: .customLong("max-regex-steps"), help: ArgumentHelp(
-        "Stop when the MATCHES of an evaluation have backtracked this many PCRE2 steps in all (0: no limit; default \(EvaluationLimits.interactive.maxRegexSteps!)).",
+        "Stop when the MATCHES of an evaluation have backtracked this many PCRE2 steps in all (0: no limit).",
         valueName: "n"))
     var maxRegexSteps: Int = EvaluationLimits.interactive.maxRegexSteps!
 
