@@ -62,8 +62,12 @@ struct UserFacingError: Error {
 }
 
 enum Output {
+    /// Writes a message to standard error. Messages quote the user's input (a predicate, a
+    /// file name, an argument): its control characters show as symbols (`␛`, `␇`…), so input
+    /// can never send escape sequences to the terminal through an error.
     static func error(_ text: String) {
         fflush(nil)
-        FileHandle.standardError.write(Data((text.hasSuffix("\n") ? text : text + "\n").utf8))
+        let shown = TerminalText.visible(text)
+        FileHandle.standardError.write(Data((shown.hasSuffix("\n") ? shown : shown + "\n").utf8))
     }
 }

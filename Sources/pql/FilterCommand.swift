@@ -21,6 +21,8 @@ struct FilterCommand: ParsableCommand {
 
     @OptionGroup var values: PredicateValueOptions
 
+    @OptionGroup var limitOptions: LimitOptions
+
     @Option(name: .customLong("sort"), help: ArgumentHelp("Sort by a key path; add :desc for descending, :ci for case-insensitive (e.g. name:ci:desc).", valueName: "key[:desc]"))
     var sortKeys: [String] = []
 
@@ -50,13 +52,18 @@ struct FilterCommand: ParsableCommand {
         let node = try values.parse(text)
         let sort = try sortKeys.map(Self.sortRule)
         let document = try Self.readDocument(file)
-        let query = PredicateQuery(node, sort: sort, offset: offset, limit: limit, variables: try values.bindings())
+        let query = PredicateQuery(node, sort: sort, offset: offset, limit: limit, variables: try values.bindings(),
+                                   limits: limitOptions.limits)
         let matches: [Int]
         do {
             matches = try query.indices(in: document.values, reader: PredicateValue.predicateReader)
         } catch {
+            // Where: the element's position in an array, its line in JSON Lines.
+            let place = error.elementIndex.map { i in
+                document.layout == .lines ? "line \(document.line(of: i))" : "element \(i) of the array (0-based, line \(document.line(of: i)))"
+            }
             throw UserFacingError(text: "error: \(error.message)" + (error.context.map { "\n  in: \($0)" } ?? "")
-                                  + (error.hint.map { "\n  hint: \($0)" } ?? ""))
+                                  + (place.map { "\n  at: \($0)" } ?? "") + (error.hint.map { "\n  hint: \($0)" } ?? ""))
         }
         var out = ""
         if indices {

@@ -56,14 +56,41 @@ struct PredicateValueOptions: ParsableArguments {
     }
 }
 
+/// `--max-steps` and `--max-regex-steps`: the work one evaluation may do (see
+/// `EvaluationLimits`), for every command that evaluates a predicate.
+struct LimitOptions: ParsableArguments {
+    @Option(name: .customLong("max-steps"), help: ArgumentHelp(
+        "Stop an evaluation after this many steps (0: no limit). In a store, SQLite's instructions count.",
+        valueName: "n"))
+    var maxSteps: Int = EvaluationLimits.interactive.maxSteps!
+
+    @Option(name: .customLong("max-regex-steps"), help: ArgumentHelp(
+        "Stop when the MATCHES of an evaluation have backtracked this many PCRE2 steps in all (0: no limit).",
+        valueName: "n"))
+    var maxRegexSteps: Int = EvaluationLimits.interactive.maxRegexSteps!
+
+    func validate() throws {
+        if maxSteps < 0 || maxRegexSteps < 0 { throw ValidationError("--max-steps and --max-regex-steps must be 0 (no limit) or more") }
+    }
+
+    var limits: EvaluationLimits {
+        EvaluationLimits(maxSteps: maxSteps == 0 ? nil : maxSteps, maxRegexSteps: maxRegexSteps == 0 ? nil : maxRegexSteps)
+    }
+}
+
 /// The predicate argument, or standard input for `-`.
 enum PredicateSource {
     static func read(_ argument: String) throws -> String {
         guard argument == "-" else { return argument }
         let data = FileHandle.standardInput.readDataToEndOfFile()
-        var bytes = [UInt8](data)
-        // One trailing newline is the shell's, not the predicate's.
-        if bytes.last == 0x0A { bytes.removeLast(); if bytes.last == 0x0D { bytes.removeLast() } }
+        // One trailing newline is the shell's, not the predicate's. The text is made from the
+        // bytes read, without an intermediate copy (a predicate may be 16 MiB).
+        var end = data.endIndex
+        if end > data.startIndex, data[end - 1] == 0x0A {
+            end -= 1
+            if end > data.startIndex, data[end - 1] == 0x0D { end -= 1 }
+        }
+        let bytes = data[data.startIndex..<end]
         guard let text = String(validating: bytes, as: UTF8.self) else {
             do { _ = try PredicateNode(utf8: bytes) } catch { throw UserFacingError(text: error.rendered) }
             throw UserFacingError(text: "error: standard input is not valid UTF-8")

@@ -10,11 +10,14 @@ struct RecordSelection: ParsableArguments {
 
     @OptionGroup var values: PredicateValueOptions
 
+    @OptionGroup var limitOptions: LimitOptions
+
     /// The fetch request for `entity`. Keeps the predicate's text so that errors the store
     /// finds (an unknown key path) are shown with a caret under it.
     func query(_ entity: String) throws -> EntityQuery {
         let text = try PredicateSource.read(predicate)
-        var query = EntityQuery(entity, predicate: try values.parse(text), variables: try values.bindings())
+        var query = EntityQuery(entity, predicate: try values.parse(text), variables: try values.bindings(),
+                                limits: limitOptions.limits)
         query.predicateText = text
         return query
     }

@@ -94,7 +94,8 @@ import Testing
     }
 
     @Test func ctrlCCancelsARunningQueryAndTheLine() throws {
-        let t = try start()
+        // No work limit: only Ctrl-C stops the long query below.
+        let t = try start(["--max-steps", "0"])
         defer { t.kill() }
         // Ctrl-C at the prompt drops the half-typed line.
         t.type("dep_delay > ")
@@ -114,6 +115,44 @@ import Testing
         t.press(.enter)
         #expect(t.waitUntil { $0.lines.contains("5") }, "\(t.screen.text)")
         #expect(t.waitForLine("Flight> "))
+        t.press(.ctrlD)
+        #expect(t.waitForExit() == 0)
+    }
+}
+
+extension ReplTerminalTests {
+    /// Eight SUBQUERYs nested over a row's 30-element array: 30⁸ tests inside one row.
+    static let expensiveRow = (1...8).reversed().reduce("$v8 > 0") { inner, level in
+        "SUBQUERY(xs, $v\(level), \(inner)).@count > 0"
+    }
+
+    @Test func ctrlCStopsAnExpensiveRowInMemory() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("pql-expensive-\(UUID().uuidString).json")
+        try Data(("[{\"xs\": [" + (0..<30).map(String.init).joined(separator: ", ") + "]}]").utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let name = file.deletingPathExtension().lastPathComponent.map { $0.isLetter || $0.isNumber ? $0 : "_" }
+        var env = DemoCache.environment
+        env["PQL_HISTORY"] = FileManager.default.temporaryDirectory.appendingPathComponent("pql-h-\(UUID().uuidString)").path
+        let t = try PseudoTerminal(executable: PQLProcess.binary, arguments: [file.path, "--max-steps", "0"],
+                                   environment: env, columns: 200, rows: 40)
+        defer { t.kill() }
+        let prompt = String(name) + "> "
+        #expect(t.waitForLine(prompt), "\(t.screen.text)")
+        t.type(Self.expensiveRow)
+        t.press(.enter)
+        usleep(500_000)
+        t.press(.ctrlC)
+        // Days of work in one row: stopped at once (the evaluation checks every few thousand
+        // steps); before, it went on for as long as it took.
+        #expect(t.waitFor("Interrupted.", timeout: 10), "\(t.screen.text)")
+        #expect(t.waitForLine(prompt), "\(t.screen.text)")
+        // The same row under the default limit: an error naming the limit, by itself.
+        t.type(".limits steps 1000000")
+        t.press(.enter)
+        t.type(Self.expensiveRow)
+        t.press(.enter)
+        #expect(t.waitFor("steps, its limit", timeout: 30), "\(t.screen.text)")
+        #expect(t.waitFor("at: row 1"), "\(t.screen.text)")
         t.press(.ctrlD)
         #expect(t.waitForExit() == 0)
     }

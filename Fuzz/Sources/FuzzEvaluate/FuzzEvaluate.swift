@@ -30,7 +30,8 @@ let variables: [String: PredicateValue] = [
 
 /// Evaluate fuzz target: the input is a predicate format string; every tree the parser accepts
 /// is evaluated on each element of a fixed JSON document, one by one and through the array filter. Each
-/// step either succeeds or throws a typed error: never a crash, a hang or a leak.
+/// step either succeeds or throws a typed error: never a crash, a hang or a leak, and within
+/// the resource oracle's time and memory (``fuzzLimits``).
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzEvaluate(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let text = fuzzText(data, size)
@@ -39,13 +40,14 @@ public func fuzzEvaluate(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     var matches = 0
     for value in document {
         do {
-            if try compiled.evaluate(value, variables: variables) { matches += 1 }
+            if try compiled.evaluate(value, variables: variables, limits: fuzzLimits) { matches += 1 }
         } catch {
             if error.message.isEmpty { fuzzFailure("an evaluation error without a message", input: text) }
         }
     }
     // The same rows through the array filter, which takes its own fast paths.
-    if !isNondeterministic(tree), let filtered = try? document.filter(compiled, variables: variables), filtered.count != matches {
+    if !isNondeterministic(tree), let filtered = try? document.filter(compiled, variables: variables, limits: fuzzLimits),
+       filtered.count != matches {
         fuzzFailure("filter kept \(filtered.count) elements, evaluate accepted \(matches)", input: text)
     }
     return 0

@@ -105,7 +105,7 @@ let world: World = {
 public func fuzzSQL(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let text = fuzzText(data, size)
     guard let tree = try? PredicateNode(format: text) else { return 0 }
-    let query = EntityQuery("Person", predicate: tree)
+    let query = EntityQuery("Person", predicate: tree, limits: fuzzLimits)
     let got: [Int64]
     do {
         _ = try world.store.sql(for: query)
@@ -120,7 +120,7 @@ public func fuzzSQL(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     var want: [Int64] = []
     do {
         let compiled = try tree.compiled(for: PredicateValue.self)
-        for (i, person) in world.people.enumerated() where try compiled.evaluate(person) { want.append(world.ids[i]) }
+        for (i, person) in world.people.enumerated() where try compiled.evaluate(person, limits: fuzzLimits) { want.append(world.ids[i]) }
     } catch {
         return 0
     }

@@ -23,6 +23,12 @@ public func checkRoundTrip(_ tree: PredicateNode, input: String) {
     }
 }
 
+/// The resource oracle's limits: every input of up to 4 KB must parse, print and evaluate on
+/// the fuzz document within 1 s and 64 MB (`scripts/fuzz` runs libFuzzer with `-timeout=1`,
+/// `-malloc_limit_mb=64` and an RSS limit). Parsing and printing are linear; evaluation is
+/// bounded by these limits, about a tenth of a second each under the address sanitizer.
+public let fuzzLimits = EvaluationLimits(maxSteps: 200_000, maxRegexSteps: 5_000_000)
+
 /// Fuzz input as format-string text. Invalid UTF-8 is exercised by the parser target through
 /// ``PredicateNode/init(utf8:argumentArray:)``; the other targets repair it so that every input
 /// reaches evaluation or compilation.

@@ -132,8 +132,13 @@ private struct Substitution {
             return .cast(value, type: type)
         case .ternary(let p, let a, let b): return .ternary(apply(p), apply(a), apply(b))
         case .subquery(let collection, let variable, let predicate):
+            // The iteration variable shadows a substitution (copying the bindings only then:
+            // a copy per SUBQUERY would make many SUBQUERYs times many bindings).
+            guard values[variable] != nil else {
+                return .subquery(collection: apply(collection), variable: variable, predicate: apply(predicate))
+            }
             var inner = self
-            inner.values[variable] = nil  // the iteration variable shadows a substitution
+            inner.values[variable] = nil
             return .subquery(collection: apply(collection), variable: variable, predicate: inner.apply(predicate))
         case .assignment(let variable, let value): return .assignment(variable: variable, value: apply(value))
         case .setOperation(let op, let a, let b): return .setOperation(op, apply(a), apply(b))

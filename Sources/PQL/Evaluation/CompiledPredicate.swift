@@ -15,6 +15,8 @@ public struct CompiledPredicate<Root>: @unchecked Sendable {
     /// Whether `:=` can change the bindings while evaluating; only then must each element start
     /// again from the caller's variables (SUBQUERY restores its own variable).
     let assigns: Bool
+    /// The steps one element costs: the tree's nodes (see ``EvaluationLimits``).
+    let weight: Int
 
     /// Compiles with an explicit reader (for types that are not ``PredicateEvaluable``).
     ///
@@ -35,14 +37,16 @@ public struct CompiledPredicate<Root>: @unchecked Sendable {
             (try compiler.compile(predicate), predicate.assignsVariables)
         }
         self.assigns = assigns
+        weight = predicate.nodeCount
         if depth > PredicateNode.inlineWalkDepth {
             // Only trees built in code nest this deep: each test runs on a large stack (a
             // thread per call, tens of microseconds) rather than risk the caller's.
             self.test = { root, state throws(EvalError) in
                 let before = state
+                let budget = EvaluationBudget.current
                 let (result, after) = try LargeStack.run(if: true) { () throws(EvalError) -> (Bool, EvaluationState) in
                     var s = before
-                    let r = try test(root, &s)
+                    let r = try EvaluationBudget.continuing(budget) { () throws(EvalError) in try test(root, &s) }
                     return (r, s)
                 }
                 state = after
@@ -59,10 +63,15 @@ public struct CompiledPredicate<Root>: @unchecked Sendable {
         if assigns { state.variables = variables }
     }
 
-    /// Whether `value` satisfies the predicate; `variables` bind `$names`.
-    public func evaluate(_ value: Root, variables: [String: PredicateValue] = [:]) throws(PredicateEvaluationError) -> Bool {
-        var state = EvaluationState(variables: variables)
-        return try test(value, &state)
+    /// Whether `value` satisfies the predicate; `variables` bind `$names`; `limits` bound the
+    /// work of this one evaluation.
+    public func evaluate(_ value: Root, variables: [String: PredicateValue] = [:],
+                         limits: EvaluationLimits = .default) throws(PredicateEvaluationError) -> Bool {
+        var state = EvaluationState(variables: variables, limits: limits)
+        return try EvaluationBudget.run(limits) { () throws(EvalError) -> Bool in
+            try state.charge(weight)
+            return try test(value, &state)
+        }
     }
 }
 
@@ -125,68 +134,81 @@ extension PredicateNode {
     /// try PredicateNode(format: "SELF BETWEEN {1, 5}").evaluate(on: 3)   // true
     /// ```
     public func evaluate<Root: PredicateEvaluable>(on value: Root, variables: [String: PredicateValue] = [:],
-                                                   functions: PredicateFunctions = .none) throws(PredicateEvaluationError) -> Bool {
-        try compiled(for: Root.self, functions: functions).evaluate(value, variables: variables)
+                                                   functions: PredicateFunctions = .none,
+                                                   limits: EvaluationLimits = .default) throws(PredicateEvaluationError) -> Bool {
+        try compiled(for: Root.self, functions: functions).evaluate(value, variables: variables, limits: limits)
     }
 }
 
 extension Sequence {
-    /// The elements that satisfy a compiled predicate, in order.
+    /// The elements that satisfy a compiled predicate, in order. `limits` bound the work of
+    /// the whole call; an error names the element it happened on
+    /// (``PredicateEvaluationError/elementIndex``).
     ///
     /// ```swift
     /// let vip = try people.filter(PredicateNode(format: "ANY tags == 'vip'").compiled(for: Person.self))
     /// ```
-    public func filter(_ predicate: CompiledPredicate<Element>,
-                       variables: [String: PredicateValue] = [:]) throws(PredicateEvaluationError) -> [Element] {
-        // Arrays and other contiguous storage: through the buffer, without an iterator, moving
-        // each match into the result instead of copying it twice (see `filter(_:variables:)` below).
-        var failure: EvalError? = nil
-        let contiguous = withContiguousStorageIfAvailable { buffer -> [Element] in
-            do throws(EvalError) {
-                return try predicate.filter(buffer, variables: variables)
-            } catch {
-                failure = error
-                return []
+    public func filter(_ predicate: CompiledPredicate<Element>, variables: [String: PredicateValue] = [:],
+                       limits: EvaluationLimits = .default) throws(PredicateEvaluationError) -> [Element] {
+        try EvaluationBudget.run(limits) { () throws(EvalError) -> [Element] in
+            // Arrays and other contiguous storage: through the buffer, without an iterator, moving
+            // each match into the result instead of copying it twice (see `filter(_:variables:)` below).
+            var failure: EvalError? = nil
+            let contiguous = withContiguousStorageIfAvailable { buffer -> [Element] in
+                do throws(EvalError) {
+                    return try predicate.filter(buffer, variables: variables, limits: limits)
+                } catch {
+                    failure = error
+                    return []
+                }
             }
-        }
-        if let failure { throw failure }
-        if let contiguous { return contiguous }
+            if let failure { throw failure }
+            if let contiguous { return contiguous }
 
-        var out: [Element] = []
-        try forEachMatch(of: predicate, variables: variables) { _, e in out.append(e) }
-        return out
+            var out: [Element] = []
+            try forEachMatch(of: predicate, variables: variables, limits: limits) { _, e in out.append(e) }
+            return out
+        }
     }
 
     /// The indices (0-based positions) of the elements that satisfy a compiled predicate.
-    public func indices(matching predicate: CompiledPredicate<Element>,
-                        variables: [String: PredicateValue] = [:]) throws(PredicateEvaluationError) -> [Int] {
-        var failure: EvalError? = nil
-        let contiguous = withContiguousStorageIfAvailable { buffer -> [Int] in
-            do throws(EvalError) {
-                let (words, count) = try predicate.matches(buffer, variables: variables)
-                return CompiledPredicate<Element>.positions(words, count: count)
-            } catch {
-                failure = error
-                return []
+    public func indices(matching predicate: CompiledPredicate<Element>, variables: [String: PredicateValue] = [:],
+                        limits: EvaluationLimits = .default) throws(PredicateEvaluationError) -> [Int] {
+        try EvaluationBudget.run(limits) { () throws(EvalError) -> [Int] in
+            var failure: EvalError? = nil
+            let contiguous = withContiguousStorageIfAvailable { buffer -> [Int] in
+                do throws(EvalError) {
+                    let (words, count) = try predicate.matches(buffer, variables: variables, limits: limits)
+                    return CompiledPredicate<Element>.positions(words, count: count)
+                } catch {
+                    failure = error
+                    return []
+                }
             }
-        }
-        if let failure { throw failure }
-        if let contiguous { return contiguous }
+            if let failure { throw failure }
+            if let contiguous { return contiguous }
 
-        var out: [Int] = []
-        try forEachMatch(of: predicate, variables: variables) { i, _ in out.append(i) }
-        return out
+            var out: [Int] = []
+            try forEachMatch(of: predicate, variables: variables, limits: limits) { i, _ in out.append(i) }
+            return out
+        }
     }
 
-    /// The generic path of ``filter(_:variables:)`` and ``indices(matching:variables:)``, for
-    /// sequences without contiguous storage.
+    /// The generic path of ``filter(_:variables:limits:)`` and
+    /// ``indices(matching:variables:limits:)``, for sequences without contiguous storage.
     private func forEachMatch(of predicate: CompiledPredicate<Element>, variables: [String: PredicateValue],
-                              _ body: (Int, Element) -> Void) throws(EvalError) {
-        var state = EvaluationState(variables: variables)
-        for (i, e) in self.enumerated() {
-            try EvalError.checkCancellation(at: i)
-            if try predicate.test(e, &state) { body(i, e) }
-            predicate.restart(&state, variables)
+                              limits: EvaluationLimits, _ body: (Int, Element) -> Void) throws(EvalError) {
+        var state = EvaluationState(variables: variables, limits: limits)
+        var i = 0
+        do throws(EvalError) {
+            for e in self {
+                try state.charge(predicate.weight)
+                if try predicate.test(e, &state) { body(i, e) }
+                predicate.restart(&state, variables)
+                i += 1
+            }
+        } catch {
+            throw error.on(element: i)
         }
     }
 }
@@ -194,31 +216,38 @@ extension Sequence {
 extension CompiledPredicate {
     /// Which elements of `buffer` match, as a bitmap (bit `i % 64` of word `i / 64`), and how
     /// many.
-    func matches(_ buffer: UnsafeBufferPointer<Root>,
-                 variables: [String: PredicateValue]) throws(EvalError) -> (words: [UInt64], count: Int) {
+    func matches(_ buffer: UnsafeBufferPointer<Root>, variables: [String: PredicateValue],
+                 limits: EvaluationLimits) throws(EvalError) -> (words: [UInt64], count: Int) {
         let n = buffer.count
         var words = [UInt64](repeating: 0, count: (n + 63) >> 6)
         var count = 0
         guard n > 0, let base = buffer.baseAddress else { return (words, 0) }
-        var state = EvaluationState(variables: variables)
-        let test = self.test
-        try words.withUnsafeMutableBufferPointer { (w) throws(EvalError) in
-            var i = 0
-            while i < n {
-                // One word of bits at a time; the cancellation check every 65,536 elements.
-                try EvalError.checkCancellation(at: i)
-                let end = Swift.min(i + 64, n)
-                var bits: UInt64 = 0
-                var bit: UInt64 = 1
-                while i < end {
-                    if try test(base[i], &state) { bits |= bit }
-                    restart(&state, variables)
-                    bit &<<= 1
-                    i += 1
+        var state = EvaluationState(variables: variables, limits: limits)
+        let test = self.test, weight = self.weight
+        var i = 0
+        do throws(EvalError) {
+            try words.withUnsafeMutableBufferPointer { (w) throws(EvalError) in
+                while i < n {
+                    // One word of bits at a time.
+                    let end = Swift.min(i + 64, n)
+                    var bits: UInt64 = 0
+                    var bit: UInt64 = 1
+                    // The word's steps at once, unless a checkpoint falls inside it: then one by
+                    // one, so that a limit stops at the exact element.
+                    let counted = state.chargeIfClear(weight &* (end - i))
+                    while i < end {
+                        if !counted { try state.charge(weight) }
+                        if try test(base[i], &state) { bits |= bit }
+                        restart(&state, variables)
+                        bit &<<= 1
+                        i += 1
+                    }
+                    w[(i - 1) >> 6] = bits
+                    count += bits.nonzeroBitCount
                 }
-                w[(i - 1) >> 6] = bits
-                count += bits.nonzeroBitCount
             }
+        } catch {
+            throw error.on(element: i)
         }
         return (words, count)
     }
@@ -227,28 +256,37 @@ extension CompiledPredicate {
     /// then moved, not copied again, into a result with room for every element (untouched
     /// capacity costs no memory until written). A result under half full is moved into an
     /// array of exactly its size, so at most half the capacity is ever left unused.
-    func filter(_ buffer: UnsafeBufferPointer<Root>, variables: [String: PredicateValue]) throws(EvalError) -> [Root] {
+    func filter(_ buffer: UnsafeBufferPointer<Root>, variables: [String: PredicateValue],
+                limits: EvaluationLimits) throws(EvalError) -> [Root] {
         let n = buffer.count
         guard n > 0, let base = buffer.baseAddress else { return [] }
-        let test = self.test
+        let test = self.test, weight = self.weight
         var failure: EvalError? = nil
         var exact: [Root]? = nil
         let full = [Root](unsafeUninitializedCapacity: n) { out, initialized in
             let target = out.baseAddress!
             var count = 0
-            var state = EvaluationState(variables: variables)
+            var state = EvaluationState(variables: variables, limits: limits)
+            var i = 0
             do throws(EvalError) {
-                for i in 0..<n {
-                    try EvalError.checkCancellation(at: i)
-                    let e = base[i]
-                    if try test(e, &state) {
-                        (target + count).initialize(to: consume e)
-                        count += 1
+                while i < n {
+                    // 64 elements' steps at once, unless a checkpoint falls among them: then one
+                    // by one, so that a limit stops at the exact element.
+                    let end = Swift.min(i + 64, n)
+                    let counted = state.chargeIfClear(weight &* (end - i))
+                    while i < end {
+                        if !counted { try state.charge(weight) }
+                        let e = base[i]
+                        if try test(e, &state) {
+                            (target + count).initialize(to: consume e)
+                            count += 1
+                        }
+                        restart(&state, variables)
+                        i += 1
                     }
-                    restart(&state, variables)
                 }
             } catch {
-                failure = error
+                failure = error.on(element: i)
             }
             if failure == nil && count <= n / 2 {
                 exact = count == 0 ? [] : [Root](unsafeUninitializedCapacity: count) { small, moved in
@@ -288,17 +326,8 @@ extension Sequence where Element: PredicateEvaluable {
     /// let adults = try people.filter(PredicateNode(format: "age >= 18"))
     /// ```
     public func filter(_ predicate: PredicateNode, variables: [String: PredicateValue] = [:],
-                       functions: PredicateFunctions = .none) throws(PredicateEvaluationError) -> [Element] {
-        try filter(predicate.compiled(for: Element.self, functions: functions), variables: variables)
-    }
-}
-
-extension PredicateEvaluationError {
-    /// Every 65,536 elements, a cancelled task stops the loop with `.cancelled`.
-    @inline(__always)
-    static func checkCancellation(at i: Int) throws(PredicateEvaluationError) {
-        if i & 0xFFFF == 0, i > 0, Task.isCancelled {
-            throw PredicateEvaluationError(kind: .cancelled, message: "the evaluation was cancelled after \(i) elements")
-        }
+                       functions: PredicateFunctions = .none,
+                       limits: EvaluationLimits = .default) throws(PredicateEvaluationError) -> [Element] {
+        try filter(predicate.compiled(for: Element.self, functions: functions), variables: variables, limits: limits)
     }
 }

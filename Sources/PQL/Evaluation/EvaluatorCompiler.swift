@@ -1,20 +1,3 @@
-/// Per-evaluation state: variable bindings (SUBQUERY and `:=` add to them).
-struct EvaluationState {
-    var variables: [String: PredicateValue]
-    /// SUBQUERY element tests so far, for cancellation checks inside one long evaluation.
-    var steps = 0
-
-    /// Every 16,384 SUBQUERY element tests, a cancelled task stops the evaluation: nested
-    /// subqueries over large collections are the one place a single object can take minutes.
-    @inline(__always)
-    mutating func countStep() throws(EvalError) {
-        steps &+= 1
-        if steps & 0x3FFF == 0, Task.isCancelled {
-            throw EvalError(kind: .cancelled, message: "the evaluation was cancelled inside a SUBQUERY")
-        }
-    }
-}
-
 typealias PredicateFunction<Root> = (Root, inout EvaluationState) throws(EvalError) -> Bool
 typealias ExpressionFunction<Root> = (Root, inout EvaluationState) throws(EvalError) -> PredicateValue
 
@@ -79,7 +62,23 @@ struct EvaluatorCompiler<Root> {
         if case .constant(let v) = c.rhs { prepared = try ComparisonEvaluation.prepare(c.op, rhs: v, options: options) }
         let op = c.op
         let located = { original.description }
+        // IN and CONTAINS go through a collection unless a constant's members were hashed.
+        var membersHashed = false
+        switch prepared {
+        case .members, .foldedMembers: membersHashed = true
+        default: break
+        }
+        let scansLeft = op == .contains, scansRight = op == .in && !membersHashed
         switch c.quantifier {
+        case .direct where scansLeft || scansRight:
+            return { root, state throws(EvalError) in
+                do throws(EvalError) {
+                    let l = try lhs(root, &state)
+                    let r = try rhs(root, &state)
+                    try state.charge(scansLeft ? l.elementCount : r.elementCount)
+                    return try ComparisonEvaluation.apply(op, l, r, options, prepared)
+                } catch { throw error.located(located()) }
+            }
         case .direct:
             return { root, state throws(EvalError) in
                 do throws(EvalError) {
@@ -98,6 +97,7 @@ struct EvaluatorCompiler<Root> {
                     guard let elements = l.collectionElements else {
                         throw EvalError.notACollection("the left side of \(isAll ? "ALL" : "ANY") must be an array or a set, not \(l.kindDescription)")
                     }
+                    try state.charge(elements.count)
                     for e in elements {
                         let holds = try ComparisonEvaluation.apply(op, e, r, options, prepared)
                         if isAll && !holds { return false }
@@ -135,7 +135,12 @@ struct EvaluatorCompiler<Root> {
         case .keyPathOn(let operand, let path):
             let base = try compile(operand)
             let rest = path[...]
-            return { root, state throws(EvalError) in try KeyPathReading.value(try base(root, &state), path: rest) }
+            return { root, state throws(EvalError) in
+                let b = try base(root, &state)
+                // A key or an operator goes through every element of a collection.
+                try state.charge(b.elementCount)
+                return try KeyPathReading.value(b, path: rest)
+            }
         case .aggregate(let elements):
             let fs = try elements.map { (x) throws(EvalError) in try compile(x) }
             return { root, state throws(EvalError) in
@@ -152,6 +157,18 @@ struct EvaluatorCompiler<Root> {
                 throw EvalError.unsupported("\(f.selector) is a Core Location / Core Data internal with no meaning outside Apple platforms")
             }
             let fs = try args.map { (x) throws(EvalError) in try compile(x) }
+            if f.goesThroughCollection {
+                return { root, state throws(EvalError) in
+                    var values: [PredicateValue] = []
+                    values.reserveCapacity(fs.count)
+                    for g in fs {
+                        let v = try g(root, &state)
+                        try state.charge(v.elementCount)
+                        values.append(v)
+                    }
+                    return try FunctionEvaluation.apply(f, values)
+                }
+            }
             if fs.count == 2 {
                 let a = fs[0], b = fs[1]
                 return { root, state throws(EvalError) in try FunctionEvaluation.apply(f, [try a(root, &state), try b(root, &state)]) }
@@ -197,6 +214,8 @@ struct EvaluatorCompiler<Root> {
         case .subquery(let collection, let variable, let predicate):
             let coll = try compile(collection)
             let pred = try compile(predicate)
+            // Each element tested costs the inner predicate's nodes and the binding.
+            let testWeight = predicate.nodeCount + 1
             return { root, state throws(EvalError) in
                 let c = try coll(root, &state)
                 if c.isNull { return .null }
@@ -207,7 +226,7 @@ struct EvaluatorCompiler<Root> {
                 defer { state.variables[variable] = saved }
                 var out: [PredicateValue] = []
                 for e in elements {
-                    try state.countStep()
+                    try state.charge(testWeight)
                     state.variables[variable] = e
                     if try pred(root, &state) { out.append(e) }
                 }
@@ -228,6 +247,7 @@ struct EvaluatorCompiler<Root> {
                       let re = r.collectionElements ?? r.dictionaryValues ?? (r.isNull ? [] : nil) else {
                     throw EvalError.notACollection("\(op.rawValue) needs collections on both sides")
                 }
+                try state.charge(le.count + re.count)
                 let right = Set(re)
                 switch op {
                 case .union: return .set(Aggregates.distinct(le + re))
@@ -248,7 +268,11 @@ struct EvaluatorCompiler<Root> {
         if first.hasPrefix("@") {
             let selfValue = reader.selfValue
             let rest = path[...]
-            return { root, _ throws(EvalError) in try KeyPathReading.value(try selfValue(root), path: rest) }
+            return { root, state throws(EvalError) in
+                let v = try selfValue(root)
+                try state.charge(v.elementCount)
+                return try KeyPathReading.value(v, path: rest)
+            }
         }
         let accessor = try reader.key(first)
         try reader.checkPath?(path)
@@ -256,7 +280,12 @@ struct EvaluatorCompiler<Root> {
             return { root, _ throws(EvalError) in try accessor.read(root) }
         }
         let rest = path[1...]
-        return { root, _ throws(EvalError) in try KeyPathReading.value(try accessor.read(root), path: rest) }
+        return { root, state throws(EvalError) in
+            let v = try accessor.read(root)
+            // A key or an operator after a collection goes through each of its elements.
+            try state.charge(v.elementCount)
+            return try KeyPathReading.value(v, path: rest)
+        }
     }
 }
 
@@ -277,4 +306,27 @@ public struct PredicateFunctions: Sendable {
     public init(_ table: [String: Body] = [:]) { self.table = table }
 
     public static let none = PredicateFunctions()
+}
+
+extension PredicateValue {
+    /// The elements of an array, set or dictionary, 0 for anything else: the steps going
+    /// through it costs (see ``EvaluationLimits``).
+    @inline(__always)
+    var elementCount: Int {
+        switch self {
+        case .array(let a), .set(let a): return a.count
+        case .dictionary(let d): return d.count
+        default: return 0
+        }
+    }
+}
+
+extension BuiltinFunction {
+    /// The functions of a collection, which go through each of its elements.
+    var goesThroughCollection: Bool {
+        switch self {
+        case .sum, .count, .min, .max, .average, .median, .mode, .stddev, .distinct: return true
+        default: return false
+        }
+    }
 }

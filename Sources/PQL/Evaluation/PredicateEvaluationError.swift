@@ -23,7 +23,8 @@ public struct PredicateEvaluationError: Error, Hashable, Sendable, CustomStringC
         case badBetweenBounds
         /// A MATCHES pattern PCRE2 rejects.
         case invalidRegex
-        /// A MATCHES pattern hit PCRE2's match or depth limit.
+        /// A MATCHES pattern hit PCRE2's match or depth limit, or the MATCHES of one call used
+        /// more backtracking than ``EvaluationLimits/maxRegexSteps``.
         case regexLimit
         /// Arithmetic, or a math function (`sqrt:`, `abs:`…), on nil or non-numbers.
         case arithmetic
@@ -40,6 +41,8 @@ public struct PredicateEvaluationError: Error, Hashable, Sendable, CustomStringC
         case unsupported
         /// The evaluation was cancelled.
         case cancelled
+        /// The call took more steps than ``EvaluationLimits/maxSteps``.
+        case workLimit
     }
 
     public let kind: Kind
@@ -47,19 +50,33 @@ public struct PredicateEvaluationError: Error, Hashable, Sendable, CustomStringC
     /// Canonical text of the failing part of the predicate, when known.
     public var context: String?
     public let hint: String?
+    /// The position (0-based) of the element the error happened on, in the sequence a filter,
+    /// ``PredicateQuery`` or ``CompiledPredicate/evaluate(_:variables:limits:)`` call was given;
+    /// nil for errors that belong to no element (compiling, a limit of the whole call).
+    public var elementIndex: Int?
 
-    public init(kind: Kind, message: String, context: String? = nil, hint: String? = nil) {
+    public init(kind: Kind, message: String, context: String? = nil, hint: String? = nil, elementIndex: Int? = nil) {
         self.kind = kind
         self.message = message
         self.context = context
         self.hint = hint
+        self.elementIndex = elementIndex
     }
 
     public var description: String {
         var s = message
         if let context { s += " in \(context)" }
+        if let elementIndex { s += " on element \(elementIndex)" }
         if let hint { s += " (hint: \(hint))" }
         return s
+    }
+
+    /// The same error, on the element at `index` unless it already names one.
+    func on(element index: Int) -> PredicateEvaluationError {
+        guard elementIndex == nil else { return self }
+        var e = self
+        e.elementIndex = index
+        return e
     }
 
     /// The same error, located in `context` unless it already has a place.

@@ -44,6 +44,9 @@ public struct SortRule: Hashable, Sendable {
 ///                                sort: [SortRule("name")], offset: 10, limit: 20)
 /// let page = try query.run(on: people)
 /// ```
+///
+/// `limits` bound the work of a run (the filter and the sort keys together); an error names
+/// the element it happened on (``PredicateEvaluationError/elementIndex``).
 public struct PredicateQuery: Sendable {
     public var predicate: PredicateNode
     public var sort: [SortRule]
@@ -51,14 +54,16 @@ public struct PredicateQuery: Sendable {
     /// nil for no limit.
     public var limit: Int?
     public var variables: [String: PredicateValue]
+    public var limits: EvaluationLimits
 
     public init(_ predicate: PredicateNode = .constant(true), sort: [SortRule] = [], offset: Int = 0,
-                limit: Int? = nil, variables: [String: PredicateValue] = [:]) {
+                limit: Int? = nil, variables: [String: PredicateValue] = [:], limits: EvaluationLimits = .default) {
         self.predicate = predicate
         self.sort = sort
         self.offset = max(0, offset)
         self.limit = limit.map { max(0, $0) }
         self.variables = variables
+        self.limits = limits
     }
 
     /// The matching elements, sorted (stably: ties keep input order), then paged.
@@ -73,18 +78,25 @@ public struct PredicateQuery: Sendable {
     public func indices<Element>(in elements: [Element], reader: ValueReader<Element>,
                                  functions: PredicateFunctions = .none) throws(PredicateEvaluationError) -> [Int] {
         let compiled = try CompiledPredicate(predicate, reader: reader, functions: functions)
-        var matches = try elements.indices(matching: compiled, variables: variables)
+        var matches = try elements.indices(matching: compiled, variables: variables, limits: limits)
         if !sort.isEmpty {
             // Read every sort key once, then sort indices.
             var keys: [[PredicateValue]] = []
             keys.reserveCapacity(matches.count)
             let compiler = EvaluatorCompiler(reader: reader, functions: functions)
             let readers = try sort.map { (rule) throws(EvalError) in try compiler.compileKeyPath(rule.keyPath) }
-            var state = EvaluationState(variables: variables)
-            for i in matches {
-                var row: [PredicateValue] = []
-                for r in readers { row.append(try r(elements[i], &state)) }
-                keys.append(row)
+            var state = EvaluationState(variables: variables, limits: limits)
+            try EvaluationBudget.run(limits) { () throws(EvalError) in
+                for i in matches {
+                    var row: [PredicateValue] = []
+                    do throws(EvalError) {
+                        try state.charge(readers.count)
+                        for r in readers { row.append(try r(elements[i], &state)) }
+                    } catch {
+                        throw error.on(element: i)
+                    }
+                    keys.append(row)
+                }
             }
             let rules = sort
             let order = Array(keys.indices).sorted { a, b in

@@ -123,11 +123,12 @@ extension SharedSemantics {
         try Casting.cast(v, to: type)
     }
 
-    /// The value of an expression that reads no key path and no variable (constant folding).
+    /// The value of an expression that reads no key path and no variable (constant folding),
+    /// within the limits of the call it belongs to (a store fetch installs its budget).
     package static func evaluateConstant(_ e: ExpressionNode) throws(PredicateEvaluationError) -> PredicateValue {
         let compiler = EvaluatorCompiler(reader: PredicateValue.predicateReader, functions: .none, folds: false)
         let f = try compiler.compile(e)
-        var state = EvaluationState(variables: [:])
+        var state = EvaluationState(variables: [:], limits: EvaluationBudget.current?.limits ?? .default)
         return try f(PredicateValue.null, &state)
     }
 }

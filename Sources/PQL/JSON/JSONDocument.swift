@@ -27,6 +27,15 @@ public struct JSONDocument: Sendable {
         (layout, values, spans) = try r.get()
     }
 
+    /// The 1-based line on which element `i` starts (for messages about it: in JSON Lines, its
+    /// line).
+    public func line(of i: Int) -> Int {
+        guard spans.indices.contains(i) else { return 0 }
+        var line = 1
+        for b in bytes[..<spans[i].lowerBound] where b == 0x0A { line += 1 }
+        return line
+    }
+
     /// The original text of element `i`.
     public func text(of i: Int) -> String {
         String(decoding: bytes[spans[i]], as: UTF8.self)

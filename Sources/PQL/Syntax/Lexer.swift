@@ -13,18 +13,50 @@ struct Lexer {
         self.source = source
     }
 
-    /// All tokens, ending with `.eof`.
-    mutating func tokenize() throws(PredicateFormatError) -> [Token] {
-        var tokens: [Token] = []
-        tokens.reserveCapacity(bytes.count / 3 + 2)
+    /// The next token (`.eof` at the end, again on every later call). The parser pulls tokens
+    /// one at a time, so no array of them is ever held: on a 16 MiB input such an array took
+    /// most of the memory a parse needed.
+    mutating func nextToken() throws(PredicateFormatError) -> Token {
+        let hadSpace = skipWhitespace()
+        var t = try next()
+        t.spaceBefore = hadSpace
+        return t
+    }
+
+    /// Reads every token once, without keeping any: lexical errors are reported before any
+    /// grammar error (as when the whole input was tokenized first), and the result says
+    /// whether the parse may recurse deeply enough to need a large stack.
+    ///
+    /// The estimate, in units of a parenthesised group (about 16 KiB of stack in a debug
+    /// build): an open bracket counts 1, the bracket of a call 2 and a SUBQUERY 3 (a call
+    /// recurses through the expression rules, a SUBQUERY through the predicate rules as well),
+    /// every prefix operator (NOT, `-`, `~`, `**`, `:=`) a quarter. Cheap, and above
+    /// `inlineBudget` only for unusual input, which then parses on a large stack.
+    mutating func scan(inlineBudget: Int) throws(PredicateFormatError) -> (mayRecurseDeeply: Bool, tokens: Int) {
+        var open: [Int] = []
+        var depth = 0, prefix = 0, count = 0
+        var deep = false
+        var before = Token(.eof, 0, 0)
         while true {
-            let hadSpace = skipWhitespace()
-            // Appended straight from next() and patched in place: appending a local Token
-            // copies it (a String retain and release per token).
-            tokens.append(try next())
-            let last = tokens.count - 1
-            tokens[last].spaceBefore = hadSpace
-            if tokens[last].kind == .eof { return tokens }
+            let t = try nextToken()
+            count += 1
+            if t.kind == .eof { return (deep, count) }
+            guard !deep else { continue }
+            switch t.kind {
+            case .leftParen, .leftBracket, .leftBrace:
+                let weight = t.kind != .leftParen ? 1
+                    : before.kind == .keyword && before.keyword == .subquery ? 3
+                    : before.kind == .identifier || before.kind == .keyword ? 2 : 1
+                open.append(weight)
+                depth += weight
+            case .rightParen, .rightBracket, .rightBrace:
+                depth -= open.popLast() ?? 0
+            case .minus, .tilde, .bang, .starStar, .assign: prefix += 1
+            case .keyword where t.keyword == .not: prefix += 1
+            default: break
+            }
+            if depth + prefix / 4 > inlineBudget { deep = true }
+            before = t
         }
     }
 

@@ -115,25 +115,50 @@ extension Parser {
     /// `postfix = primary , { "." , key-component | "[" , index-spec , "]" }`.
     /// Dots after a key path extend that key path (one node for `a.b.c`); after anything else,
     /// or after parentheses, they start a key path on that operand.
+    ///
+    /// The components of the key path being read are collected in one local array and put into
+    /// a node only when the path ends: extending a path held in a node copied the whole array
+    /// per dot (the node shares it), which made `a.b.b.…` quadratic.
     mutating func parsePostfix(on primary: Parsed, parenthesized: Bool) throws(PredicateFormatError) -> Parsed {
+        /// The key path being read: on SELF, or on `e`'s node, with the components so far.
+        enum Path { case none, onSelf, on }
+        guard current.kind == .dot || current.kind == .leftBracket else {
+            // No postfix: the primary as it is (a shared leaf node stays shared).
+            try checkHeight(primary.height)
+            return primary
+        }
         var e = primary
-        var fuse = !parenthesized
+        var path: [String] = []
+        var kind = Path.none
+        if !parenthesized {
+            switch e.node {
+            case .keyPath(let p): path = p; kind = .onSelf; e.node = .evaluatedObject
+            case .keyPathOn(let operand, let p): path = p; kind = .on; e.node = operand
+            default: break
+            }
+        }
+        /// `e` with the pending key path applied.
+        func finished(_ e: Parsed, _ kind: Path, _ path: [String]) -> Parsed {
+            switch kind {
+            case .none: return e
+            case .onSelf: return (.keyPath(path), e.height)
+            case .on: return (.keyPathOn(e.node, path), e.height)
+            }
+        }
         while true {
             switch current.kind {
             case .dot:
                 advance()
                 let components = try parseKeyComponents()
-                if fuse, case .keyPath(var path) = e.node {
-                    path.append(contentsOf: components)
-                    e = (.keyPath(path), e.height)
-                } else if fuse, case .keyPathOn(let operand, var path) = e.node {
-                    path.append(contentsOf: components)
-                    e = (.keyPathOn(operand, path), e.height)
-                } else {
-                    e = (.keyPathOn(e.node, components), e.height + 1)
+                if kind == .none {
+                    kind = .on
+                    e.height += 1
                 }
-                fuse = true
+                path.append(contentsOf: components)
             case .leftBracket:
+                e = finished(e, kind, path)
+                kind = .none
+                path = []
                 let open = current
                 advance()
                 let sub: IndexSubscript
@@ -151,10 +176,9 @@ extension Parser {
                 let h = max(e.height, subHeight) + 1
                 try checkHeight(h, at: open)
                 e = (.index(e.node, sub), h)
-                fuse = false
             default:
                 try checkHeight(e.height)
-                return e
+                return finished(e, kind, path)
             }
         }
     }
@@ -187,18 +211,18 @@ extension Parser {
         switch t.kind {
         case .integer:
             advance()
-            if let m = t.integer, m <= UInt64(Int64.max) { return (.constant(.int(Int64(m))), 1) }
+            if let m = t.integer, m <= UInt64(Int64.max) { return (leaves.node(.int(Int64(m))), 1) }
             // Integers beyond Int64 become doubles (spec §1.5).
-            return (.constant(.double(integerLiteralAsDouble(t))), 1)
+            return (leaves.node(.double(integerLiteralAsDouble(t).bitPattern)), 1)
         case .float:
             advance()
-            return (.constant(.double(t.double)), 1)
+            return (leaves.node(.double(t.double.bitPattern)), 1)
         case .string:
             advance()
-            return (.constant(.string(t.text)), 1)
+            return (leaves.node(.string(ExactText(t.text))), 1)
         case .variable:
             advance()
-            return (.variable(t.text), 1)
+            return (leaves.node(.variable(ExactText(t.text))), 1)
         case .formatSpecifier:
             advance()
             let node = try arguments.bind(t, source: source)
@@ -209,7 +233,7 @@ extension Parser {
             return (node, h)
         case .collectionOperator:
             advance()
-            return (.keyPath([t.text]), 1)
+            return (leaves.node(.key(ExactText(t.text))), 1)
         case .leftBrace:
             return try parseAggregate()
         case .leftParen:
@@ -255,7 +279,7 @@ extension Parser {
             return try parseBuiltinCall(name: name, nameStart: start)
         }
         advance()
-        return (.keyPath([t.text]), 1)
+        return (leaves.node(.key(ExactText(t.text))), 1)
     }
 
     /// Keywords that start a primary: literals, SELF, ANYKEY, SUBQUERY, CAST, FETCH.

@@ -206,8 +206,9 @@ extension Parser {
         let opStart = current.start
         // The operator token's own end: a spelling may be shorter than the symbol (`=` for `==`).
         let opEnd = current.end
+        let opToken = current
         advance()
-        _ = try? parseOptions(for: op, opToken: tokens[index - 1])
+        _ = try? parseOptions(for: op, opToken: opToken)
         let opText = text(from: opStart, to: previousEnd)
         var rhsText = "…"
         let rhsStart = current.start

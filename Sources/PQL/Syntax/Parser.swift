@@ -21,32 +21,41 @@ struct Parser {
     /// as a single value instead of parsed and kept as a tree node per element.
     static let maxAggregateElements = 1_000_000
 
-    var tokens: [Token]
-    var index = 0
+    /// Tokens come from the lexer one at a time (see ``Lexer/nextToken()``): the parser keeps
+    /// the current token, at most one token of lookahead and the end of the previous one.
+    private var lexer: Lexer
+    /// The token being looked at.
+    private(set) var current: Token
+    private var lookahead: Token?
+    /// End offset of the token before the current one.
+    private(set) var previousEnd = 0
     let source: String
     var arguments: ArgumentList
     /// Current recursion depth.
     var depth = 0
     /// SUBQUERY expressions open around the current token.
     var subqueryDepth = 0
+    /// Repeated keys and literals share one node.
+    var leaves = LeafNodes()
 
     /// A parsed expression with the height of its tree, so that operator chains count toward
     /// the nesting limit too.
     typealias Parsed = (node: ExpressionNode, height: Int)
 
-    init(tokens: [Token], source: String, arguments: ArgumentList) {
-        self.tokens = tokens
+    /// `lexer` must be at the start of the input, which ``Lexer/scan(inlineBudget:)`` has read
+    /// once already without an error.
+    private init(lexer: Lexer, source: String, arguments: ArgumentList) {
+        self.lexer = lexer
         self.source = source
         self.arguments = arguments
+        current = Self.pull(&self.lexer)
     }
 
     // MARK: - Entry points
 
     /// Parses a whole predicate format string.
     static func parsePredicate(_ source: String, arguments: ArgumentList) throws(PredicateFormatError) -> PredicateNode {
-        let parser = try make(source, arguments: arguments)
-        return try LargeStack.run(if: parser.mayRecurseDeeply) { () throws(PredicateFormatError) in
-            var parser = parser
+        try run(source, arguments: arguments) { (parser) throws(PredicateFormatError) in
             guard parser.current.kind != .eof else {
                 throw parser.error(.unexpectedToken, "the predicate is empty", expected: ["a predicate"],
                                    hint: "write a comparison such as age > 30, or TRUEPREDICATE")
@@ -59,9 +68,7 @@ struct Parser {
 
     /// Parses a whole expression format string (NSExpression(format:)).
     static func parseExpression(_ source: String, arguments: ArgumentList) throws(PredicateFormatError) -> ExpressionNode {
-        let parser = try make(source, arguments: arguments)
-        return try LargeStack.run(if: parser.mayRecurseDeeply) { () throws(PredicateFormatError) in
-            var parser = parser
+        try run(source, arguments: arguments) { (parser) throws(PredicateFormatError) in
             guard parser.current.kind != .eof else {
                 throw parser.error(.unexpectedToken, "the expression is empty", expected: ["an expression"])
             }
@@ -72,38 +79,14 @@ struct Parser {
     }
 
     /// The weighted nesting up to which a parse runs on the caller's thread (see
-    /// ``mayRecurseDeeply``): at most about 200 KiB of stack in a debug build.
+    /// ``Lexer/scan(inlineBudget:)``): at most about 200 KiB of stack in a debug build.
     static let inlineNestingBudget = 8
 
-    /// An upper bound on the stack the parse can need, in units of a parenthesised group
-    /// (about 16 KiB in a debug build): an open bracket counts 1, the bracket of a call 2 and a
-    /// SUBQUERY 3 (a call recurses through the expression rules, a SUBQUERY through the
-    /// predicate rules as well), every prefix operator (NOT, `-`, `~`, `**`, `:=`) a quarter.
-    /// Cheap, and above the budget only for unusual input, which then parses on a large stack.
-    var mayRecurseDeeply: Bool {
-        var open: [Int] = []
-        var depth = 0, prefix = 0
-        for (i, t) in tokens.enumerated() {
-            switch t.kind {
-            case .leftParen, .leftBracket, .leftBrace:
-                let before = i > 0 ? tokens[i - 1] : t
-                let weight = t.kind != .leftParen ? 1
-                    : before.kind == .keyword && before.keyword == .subquery ? 3
-                    : before.kind == .identifier || before.kind == .keyword ? 2 : 1
-                open.append(weight)
-                depth += weight
-            case .rightParen, .rightBracket, .rightBrace:
-                depth -= open.popLast() ?? 0
-            case .minus, .tilde, .bang, .starStar, .assign: prefix += 1
-            case .keyword where t.keyword == .not: prefix += 1
-            default: break
-            }
-            if depth + prefix / 4 > Self.inlineNestingBudget { return true }
-        }
-        return false
-    }
-
-    private static func make(_ source: String, arguments: ArgumentList) throws(PredicateFormatError) -> Parser {
+    /// Checks the length, reads the input once for lexical errors and the stack it may need,
+    /// then parses it with tokens lexed a second time, one at a time, on a large stack when
+    /// the first reading found deep nesting.
+    private static func run<T>(_ source: String, arguments: ArgumentList,
+                               _ body: @escaping (inout Parser) throws(PredicateFormatError) -> T) throws(PredicateFormatError) -> T {
         var text = source
         let count = text.utf8.count
         guard count <= maxSourceLength else {
@@ -111,11 +94,21 @@ struct Parser {
                                     start: 0, end: 0, source: "", found: "\(count) bytes",
                                     hint: "pass large value lists as one %@ argument instead of inline literals")
         }
-        let result: Result<[Token], PredicateFormatError> = text.withUTF8 { buffer in
-            var lexer = Lexer(bytes: buffer, source: source)
-            do throws(PredicateFormatError) { return .success(try lexer.tokenize()) } catch { return .failure(error) }
+        let result: Result<T, PredicateFormatError> = text.withUTF8 { buffer in
+            do throws(PredicateFormatError) {
+                var scanner = Lexer(bytes: buffer, source: source)
+                let deep = try scanner.scan(inlineBudget: inlineNestingBudget).mayRecurseDeeply
+                let lexer = Lexer(bytes: buffer, source: source)
+                // The buffer outlives the large-stack thread: LargeStack joins it before returning.
+                return .success(try LargeStack.run(if: deep) { () throws(PredicateFormatError) -> T in
+                    var parser = Parser(lexer: lexer, source: source, arguments: arguments)
+                    return try body(&parser)
+                })
+            } catch {
+                return .failure(error)
+            }
         }
-        return Parser(tokens: try result.get(), source: source, arguments: arguments)
+        return try result.get()
     }
 
     /// The whole input must be consumed, and every argument used.
@@ -133,12 +126,33 @@ struct Parser {
 
     // MARK: - Tokens
 
-    var current: Token { tokens[index] }
+    /// The lexer's next token. The input was read once without an error
+    /// (``Lexer/scan(inlineBudget:)``), so reading it again cannot fail; if it somehow did,
+    /// the input ends there and the parse reports what it expected.
+    private static func pull(_ lexer: inout Lexer) -> Token {
+        do throws(PredicateFormatError) { return try lexer.nextToken() } catch {
+            assertionFailure("the second reading of the input failed: \(error)")
+            return Token(.eof, error.range.offset, error.range.offset)
+        }
+    }
 
-    func peek(_ n: Int = 1) -> Token { tokens[min(index + n, tokens.count - 1)] }
+    /// The token after the current one.
+    mutating func peek() -> Token {
+        if let lookahead { return lookahead }
+        let t = current.kind == .eof ? current : Self.pull(&lexer)
+        lookahead = t
+        return t
+    }
 
     mutating func advance() {
-        if index < tokens.count - 1 { index += 1 }
+        guard current.kind != .eof else { return }
+        previousEnd = current.end
+        if let next = lookahead {
+            current = next
+            lookahead = nil
+        } else {
+            current = Self.pull(&lexer)
+        }
     }
 
     @discardableResult
@@ -156,9 +170,6 @@ struct Parser {
         let e = utf8.index(utf8.startIndex, offsetBy: max(0, min(end, utf8.count)))
         return String(decoding: utf8[s..<max(s, e)], as: UTF8.self)
     }
-
-    /// End offset of the token before the current one.
-    var previousEnd: Int { index > 0 ? tokens[index - 1].end : 0 }
 
     // MARK: - Nesting
 
@@ -220,5 +231,42 @@ struct Parser {
                           "BETWEEN", "UTI-CONFORMS-TO", "UTI-EQUALS"]
         guard let best = Spelling.nearest(to: word, in: candidates) else { return nil }
         return "did you mean \(best)?"
+    }
+}
+
+/// The nodes of leaves already parsed, so that a key or literal written many times is one
+/// node in the tree, shared, rather than an allocation (two for a key path) per occurrence: a
+/// long predicate repeats a handful of keys and constants. Keys compare by their UTF-8 bytes,
+/// numbers by their exact value (`1` and `1.0` are different nodes, as they print differently).
+struct LeafNodes {
+    enum Key: Hashable {
+        case key(ExactText)
+        case variable(ExactText)
+        case string(ExactText)
+        case int(Int64)
+        /// A double's bit pattern: -0.0 and 0.0 differ, every NaN is its own.
+        case double(UInt64)
+    }
+
+    /// Distinct leaves kept; later ones get nodes of their own. Texts longer than
+    /// ``maxTextLength`` bytes are not kept either: they rarely repeat.
+    static let capacity = 4_096
+    static let maxTextLength = 64
+
+    private var table: [Key: ExpressionNode] = [:]
+
+    mutating func node(_ key: Key) -> ExpressionNode {
+        if let known = table[key] { return known }
+        let node: ExpressionNode
+        var keep = true
+        switch key {
+        case .key(let k): node = .keyPath([k.text]); keep = k.text.utf8.count <= Self.maxTextLength
+        case .variable(let v): node = .variable(v.text); keep = v.text.utf8.count <= Self.maxTextLength
+        case .string(let s): node = .constant(.string(s.text)); keep = s.text.utf8.count <= Self.maxTextLength
+        case .int(let i): node = .constant(.int(i))
+        case .double(let bits): node = .constant(.double(Double(bitPattern: bits)))
+        }
+        if keep && table.count < Self.capacity { table[key] = node }
+        return node
     }
 }

@@ -1,5 +1,8 @@
 /// Near-miss suggestions for misspelled keywords, functions and keys.
 enum Spelling {
+    /// Words and candidates longer than this (in bytes) get no suggestions.
+    static let maxLength = 256
+
     /// The candidate closest to `word` (case-insensitive Damerau–Levenshtein), if it is close
     /// enough to be a likely typo: at most a third of the word's length, and at least one edit.
     static func nearest(to word: String, in candidates: [String]) -> String? {
@@ -8,11 +11,14 @@ enum Spelling {
 
     /// Up to `limit` candidates, closest first.
     static func nearest(to word: String, in candidates: [String], limit: Int) -> [String] {
+        // The distance takes time in the product of the lengths: words longer than any name
+        // someone types are not compared (a 16 MiB key must not take hours to misspell).
+        guard word.utf8.count <= maxLength else { return [] }
         let w = Array(word.lowercased().unicodeScalars)
         guard !w.isEmpty else { return [] }
         let maxDistance = max(1, w.count / 3)
         var scored: [(Int, String)] = []
-        for c in candidates {
+        for c in candidates where c.utf8.count <= maxLength {
             let d = distance(w, Array(c.lowercased().unicodeScalars), cap: maxDistance)
             if d <= maxDistance { scored.append((d, c)) }
         }

@@ -16,7 +16,6 @@ final class RegexPattern: @unchecked Sendable {
     static let depthLimit: UInt32 = 100_000
 
     private let code: OpaquePointer
-    private let matchContext: OpaquePointer?
     let options: StringOptions
     let pattern: String
 
@@ -35,11 +34,6 @@ final class RegexPattern: @unchecked Sendable {
         flags |= UInt32(PCRE2_ANCHORED | PCRE2_ENDANCHORED)
         let compiled = try Self.compile(body, flags: flags, reportAs: pattern)
         code = compiled
-        matchContext = pcre2_match_context_create_8(nil)
-        if let matchContext {
-            pcre2_set_match_limit_8(matchContext, Self.matchLimit)
-            pcre2_set_depth_limit_8(matchContext, Self.depthLimit)
-        }
         // JIT makes matching several times faster where it is available; failure is harmless.
         _ = pcre2_jit_compile_8(code, UInt32(PCRE2_JIT_COMPLETE))
     }
@@ -64,7 +58,6 @@ final class RegexPattern: @unchecked Sendable {
 
     deinit {
         pcre2_code_free_8(code)
-        if let matchContext { pcre2_match_context_free_8(matchContext) }
     }
 
     /// Whether the whole subject matches. An empty pattern never matches (spec §6.6).
@@ -76,9 +69,35 @@ final class RegexPattern: @unchecked Sendable {
             throw EvalError.unsupported("out of memory for a MATCHES evaluation")
         }
         defer { pcre2_match_data_free_8(data) }
-        let rc = text.withUTF8 { buf in
-            pcre2_match_8(code, buf.baseAddress ?? UnsafePointer(bitPattern: 1)!, buf.count, 0, 0, data, matchContext)
+        let outcome = text.withUTF8 { (buf) -> Result<Int32, EvalError> in
+            let start = buf.baseAddress ?? UnsafePointer(bitPattern: 1)!
+            func run(_ context: MatchContexts.Entry) -> Int32 {
+                pcre2_match_8(code, start, buf.count, 0, 0, data, context.pointer)
+            }
+            guard let budget = EvaluationBudget.current, budget.regexStepsLeft != nil else {
+                return .success(run(MatchContexts.shared.largest))
+            }
+            // Work linear in the text is free; backtracking beyond it is charged to the call,
+            // found by running again with four times the limit (a failed run used all of its
+            // limit; a successful one is charged its limit, at most four times what it used).
+            let contexts = MatchContexts.shared.entries
+            let last = contexts.count - 1
+            var i = MatchContexts.shared.index(atLeast: 1_000 + 10 * buf.count)
+            var rc = run(contexts[i])
+            while rc == PCRE2_ERROR_MATCHLIMIT && i < last {
+                if Task.isCancelled { return .failure(EvalError(kind: .cancelled, message: "the evaluation was cancelled in a MATCHES")) }
+                // The largest step up (at most fourfold) that what is left of the budget pays for.
+                let left = budget.regexStepsLeft ?? 0
+                var next = Swift.min(i + 2, last)
+                while next > i && Int(contexts[next].limit) > left { next -= 1 }
+                guard next > i else { return .failure(budget.regexLimitError) }
+                budget.chargeRegex(Int(contexts[next].limit))
+                i = next
+                rc = run(contexts[i])
+            }
+            return .success(rc)
         }
+        let rc = try outcome.get()
         if rc >= 0 { return true }
         if rc == PCRE2_ERROR_NOMATCH { return false }
         if rc == PCRE2_ERROR_MATCHLIMIT || rc == PCRE2_ERROR_HEAPLIMIT {
@@ -96,4 +115,40 @@ final class RegexPattern: @unchecked Sendable {
         _ = pcre2_get_error_message_8(rc, &buffer, buffer.count)
         throw EvalError(kind: .invalidRegex, message: "MATCHES failed: " + String(decoding: buffer.prefix { $0 != 0 }, as: UTF8.self))
     }
+}
+
+/// PCRE2 match contexts with the depth limit and a ladder of match limits, from 1,024 to
+/// ``RegexPattern/matchLimit``, shared by every pattern and thread (a context is only read
+/// while matching), so a match picks its limit without allocating a context.
+final class MatchContexts: @unchecked Sendable {
+    struct Entry {
+        let limit: UInt32
+        let pointer: OpaquePointer?
+    }
+
+    /// Ascending limits; the last is the per-match limit.
+    let entries: [Entry]
+    var largest: Entry { entries[entries.count - 1] }
+
+    private init() {
+        var limits: [UInt32] = []
+        var l: UInt32 = 1 << 10
+        while l < RegexPattern.matchLimit { limits.append(l); l <<= 1 }
+        limits.append(RegexPattern.matchLimit)
+        entries = limits.map { limit in
+            let context = pcre2_match_context_create_8(nil)
+            if let context {
+                pcre2_set_match_limit_8(context, limit)
+                pcre2_set_depth_limit_8(context, RegexPattern.depthLimit)
+            }
+            return Entry(limit: limit, pointer: context)
+        }
+    }
+
+    /// The first entry whose limit is at least `n` (the last if none is).
+    func index(atLeast n: Int) -> Int {
+        entries.firstIndex { Int($0.limit) >= n } ?? entries.count - 1
+    }
+
+    static let shared = MatchContexts()
 }

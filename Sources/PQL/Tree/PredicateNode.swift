@@ -27,11 +27,13 @@ public indirect enum PredicateNode: Hashable, Sendable {
 /// print(PredicateNode.comparison(c))   // ANY kids.age > 5
 /// ```
 public struct ComparisonNode: Hashable, Sendable {
-    public var quantifier: Quantifier
+    // Stored words first, one-byte enums last: 26 bytes instead of 40, so a parsed comparison
+    // fits a 48-byte allocation rather than a 64-byte one (a 16 MiB predicate holds millions).
     public var lhs: ExpressionNode
-    public var op: ComparisonOperator
-    public var options: ComparisonOptions
     public var rhs: ExpressionNode
+    public var options: ComparisonOptions
+    public var quantifier: Quantifier
+    public var op: ComparisonOperator
 
     public init(_ quantifier: Quantifier = .direct, _ lhs: ExpressionNode, _ op: ComparisonOperator,
                 _ rhs: ExpressionNode, options: ComparisonOptions = []) {

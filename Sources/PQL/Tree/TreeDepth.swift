@@ -30,44 +30,82 @@ extension PredicateNode {
 
     /// How deep the tree nests, or `cap + 1` as soon as it is known to nest deeper than `cap`:
     /// one walk with an explicit stack answers both "too deep to compile?" and "deep enough
-    /// for a large stack?".
+    /// for a large stack?". The stack holds one frame per level (a node and the next child to
+    /// visit), never a node's whole list of children, so an OR of a million terms costs no
+    /// more memory than a single comparison.
     package func nestingDepth(cappedAt cap: Int) -> Int {
-        enum Item { case predicate(PredicateNode), expression(ExpressionNode) }
-        var stack: [(Item, Int)] = [(.predicate(self), 1)]
-        var deepest = 0
-        while let (item, depth) = stack.popLast() {
-            if depth > cap { return cap + 1 }
-            deepest = max(deepest, depth)
-            let next = depth + 1
-            switch item {
-            case .predicate(let p):
-                switch p {
-                case .constant: break
-                case .comparison(let c): stack.append((.expression(c.lhs), next)); stack.append((.expression(c.rhs), next))
-                case .and(let ps), .or(let ps): for q in ps { stack.append((.predicate(q), next)) }
-                case .not(let q): stack.append((.predicate(q), next))
-                }
-            case .expression(let e):
-                switch e {
-                case .constant, .evaluatedObject, .variable, .keyPath, .anyKey: break
-                case .keyPathOn(let base, _): stack.append((.expression(base), next))
-                case .aggregate(let items): for i in items { stack.append((.expression(i), next)) }
-                case .function(_, let args): for a in args { stack.append((.expression(a), next)) }
-                case .index(let base, let sub):
-                    stack.append((.expression(base), next))
-                    if case .expression(let i) = sub { stack.append((.expression(i), next)) }
-                case .customFunction(let target, _, let args):
-                    stack.append((.expression(target), next))
-                    for a in args { stack.append((.expression(a), next)) }
-                case .cast(let v, let t): stack.append((.expression(v), next)); stack.append((.expression(t), next))
-                case .ternary(let p, let a, let b):
-                    stack.append((.predicate(p), next)); stack.append((.expression(a), next)); stack.append((.expression(b), next))
-                case .subquery(let c, _, let p): stack.append((.expression(c), next)); stack.append((.predicate(p), next))
-                case .assignment(_, let v): stack.append((.expression(v), next))
-                case .setOperation(_, let a, let b): stack.append((.expression(a), next)); stack.append((.expression(b), next))
-                }
+        var stack: [(node: TreeItem, next: Int)] = [(.predicate(self), 0)]
+        var deepest = 1
+        while !stack.isEmpty {
+            let top = stack.count - 1
+            let (node, next) = stack[top]
+            guard let child = node.child(next) else {
+                stack.removeLast()
+                continue
             }
+            stack[top].next = next + 1
+            if stack.count + 1 > cap { return cap + 1 }
+            stack.append((child, 0))
+            deepest = max(deepest, stack.count)
         }
         return deepest
+    }
+}
+
+extension PredicateNode {
+    /// The number of nodes, predicates and expressions alike (a constant list is one node):
+    /// the steps one evaluation of the tree counts (see ``EvaluationLimits``). Counted without
+    /// recursion.
+    package var nodeCount: Int {
+        var stack: [(node: TreeItem, next: Int)] = [(.predicate(self), 0)]
+        var count = 1
+        while !stack.isEmpty {
+            let top = stack.count - 1
+            guard let child = stack[top].node.child(stack[top].next) else {
+                stack.removeLast()
+                continue
+            }
+            stack[top].next += 1
+            count += 1
+            stack.append((child, 0))
+        }
+        return count
+    }
+}
+
+/// A node of either half of the tree, for walks that treat predicates and expressions alike.
+private enum TreeItem {
+    case predicate(PredicateNode)
+    case expression(ExpressionNode)
+
+    /// The `i`th child, in any fixed order; nil past the last.
+    func child(_ i: Int) -> TreeItem? {
+        switch self {
+        case .predicate(let p):
+            switch p {
+            case .constant: return nil
+            case .comparison(let c): return i == 0 ? .expression(c.lhs) : i == 1 ? .expression(c.rhs) : nil
+            case .and(let ps), .or(let ps): return i < ps.count ? .predicate(ps[i]) : nil
+            case .not(let q): return i == 0 ? .predicate(q) : nil
+            }
+        case .expression(let e):
+            switch e {
+            case .constant, .evaluatedObject, .variable, .keyPath, .anyKey: return nil
+            case .keyPathOn(let base, _): return i == 0 ? .expression(base) : nil
+            case .aggregate(let items), .function(_, let items): return i < items.count ? .expression(items[i]) : nil
+            case .index(let base, let sub):
+                if i == 0 { return .expression(base) }
+                if i == 1, case .expression(let x) = sub { return .expression(x) }
+                return nil
+            case .customFunction(let target, _, let args):
+                return i == 0 ? .expression(target) : i <= args.count ? .expression(args[i - 1]) : nil
+            case .cast(let a, let b), .setOperation(_, let a, let b):
+                return i == 0 ? .expression(a) : i == 1 ? .expression(b) : nil
+            case .ternary(let p, let a, let b):
+                return i == 0 ? .predicate(p) : i == 1 ? .expression(a) : i == 2 ? .expression(b) : nil
+            case .subquery(let c, _, let p): return i == 0 ? .expression(c) : i == 1 ? .predicate(p) : nil
+            case .assignment(_, let v): return i == 0 ? .expression(v) : nil
+            }
+        }
     }
 }

@@ -17,25 +17,33 @@ public struct EntityQuery: Hashable, Sendable {
     public var offset: Int
     /// Values for the predicate's `$variables`.
     public var variables: [String: PredicateValue]
+    /// The work one fetch (count, batch update…) of this query may do: SQLite's
+    /// virtual-machine instructions count as steps, and every MATCHES the store's functions
+    /// run counts toward the regex steps. Past a limit the fetch fails with a `.evaluation`
+    /// error that names the limit.
+    public var limits: EvaluationLimits
 
     public init(_ entity: String, predicate: PredicateNode = .constant(true), sort: [SortRule] = [],
-                limit: Int? = nil, offset: Int = 0, variables: [String: PredicateValue] = [:]) {
+                limit: Int? = nil, offset: Int = 0, variables: [String: PredicateValue] = [:],
+                limits: EvaluationLimits = .default) {
         self.entity = entity
         self.predicate = predicate
         self.sort = sort
         self.limit = limit.map { max(0, $0) }
         self.offset = max(0, offset)
         self.variables = variables
+        self.limits = limits
     }
 
     /// A query whose predicate is parsed from `format`, with `%@`/`%K` arguments.
     public init(_ entity: String, where format: String, _ arguments: [Any?] = [], sort: [SortRule] = [],
-                limit: Int? = nil, offset: Int = 0, variables: [String: PredicateValue] = [:]) throws(StoreError) {
+                limit: Int? = nil, offset: Int = 0, variables: [String: PredicateValue] = [:],
+                limits: EvaluationLimits = .default) throws(StoreError) {
         let node: PredicateNode
         do { node = try PredicateNode(format: format, argumentArray: arguments) } catch {
             throw StoreError(.syntax, error.message, hint: error.hint, source: format, range: error.range)
         }
-        self.init(entity, predicate: node, sort: sort, limit: limit, offset: offset, variables: variables)
+        self.init(entity, predicate: node, sort: sort, limit: limit, offset: offset, variables: variables, limits: limits)
         predicateText = format
     }
 }

@@ -8,7 +8,7 @@ extension PredicateStore {
     /// let n = try store.batchUpdate(EntityQuery("Flight", where: "dep_delay > 120"), set: ["cancelled": true])
     /// ```
     public func batchUpdate(_ query: EntityQuery, set values: [String: PredicateValue]) throws(StoreError) -> Int {
-        try locked { () throws(StoreError) in
+        try EvaluationBudget.run(query.limits, store: true) { () throws(StoreError) -> Int in try locked { () throws(StoreError) in
             let e = try model.entity(named: query.entity)
             let plan = try InsertPlan(model: model, entity: e)
             var builder = try SelectBuilder(model: model, query: query, indexedColumns: indexedColumns())
@@ -27,7 +27,7 @@ extension PredicateStore {
                 try s.run(bindings)
                 return connection.changes
             }
-        }
+        } }
     }
 
     /// Deletes every matching object, applying the delete rules of its relationships
@@ -37,12 +37,12 @@ extension PredicateStore {
     /// let n = try store.batchDelete(EntityQuery("Flight", where: "year < 2013"))
     /// ```
     public func batchDelete(_ query: EntityQuery) throws(StoreError) -> Int {
-        try locked { () throws(StoreError) in
+        try EvaluationBudget.run(query.limits, store: true) { () throws(StoreError) -> Int in try locked { () throws(StoreError) in
             let e = try model.entity(named: query.entity)
             var builder = try SelectBuilder(model: model, query: query, indexedColumns: indexedColumns())
             let keys = try builder.keys()
             return try connection.transaction { () throws(StoreError) in try deleteRows(of: e, keys: keys, depth: 0) }
-        }
+        } }
     }
 
     /// Deletes the rows of `entity` whose keys `keys` selects. The rows are copied to a

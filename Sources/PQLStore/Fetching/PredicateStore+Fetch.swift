@@ -12,7 +12,7 @@ extension PredicateStore {
     /// Calls `body` with each matching record as SQLite produces it: memory stays bounded
     /// however many rows match.
     public func forEach(_ query: EntityQuery, _ body: (StoreRecord) throws(StoreError) -> Void) throws(StoreError) {
-        try reading { (connection, model, indexedColumns) throws(StoreError) in
+        try reading(within: query.limits) { (connection, model, indexedColumns) throws(StoreError) in
             var builder = try SelectBuilder(model: model, query: query, indexedColumns: indexedColumns)
             let st = try builder.records()
             let s = try run(st.compiled, on: connection)
@@ -50,7 +50,7 @@ extension PredicateStore {
     /// let ids = try store.fetchIDs(try EntityQuery("Flight", where: "dep_delay > 600"))
     /// ```
     public func fetchIDs(_ query: EntityQuery) throws(StoreError) -> [Int64] {
-        try reading { (connection, model, indexedColumns) throws(StoreError) in
+        try reading(within: query.limits) { (connection, model, indexedColumns) throws(StoreError) in
             var builder = try SelectBuilder(model: model, query: query, indexedColumns: indexedColumns)
             let s = try run(try builder.keys(), on: connection)
             defer { s.reset() }
@@ -62,7 +62,7 @@ extension PredicateStore {
 
     /// The number of matching records.
     public func count(_ query: EntityQuery) throws(StoreError) -> Int {
-        try reading { (connection, model, indexedColumns) throws(StoreError) in
+        try reading(within: query.limits) { (connection, model, indexedColumns) throws(StoreError) in
             var builder = try SelectBuilder(model: model, query: query, indexedColumns: indexedColumns)
             let s = try run(try builder.count(), on: connection)
             defer { s.reset() }
@@ -74,7 +74,7 @@ extension PredicateStore {
     /// Chosen properties of the matching records, as dictionaries: attributes, to-one key paths
     /// (`airline.name`) and aggregates (`flights.@count`); `distinct` drops repeated rows.
     public func fetchProperties(_ keyPaths: [String], _ query: EntityQuery, distinct: Bool = false) throws(StoreError) -> [[String: PredicateValue]] {
-        try reading { (connection, model, indexedColumns) throws(StoreError) in
+        try reading(within: query.limits) { (connection, model, indexedColumns) throws(StoreError) in
             var builder = try SelectBuilder(model: model, query: query, indexedColumns: indexedColumns)
             let st = try builder.properties(keyPaths, distinct: distinct)
             let s = try run(st.compiled, on: connection)
@@ -102,6 +102,12 @@ extension PredicateStore {
     /// Runs a fetch request template of the model with values for its variables.
     public func fetch(template name: String, variables: [String: PredicateValue] = [:]) throws(StoreError) -> [StoreRecord] {
         try fetch(try model.template(named: name).query(variables: variables))
+    }
+
+    /// ``reading(_:)`` with `limits` bounding the work of everything it runs.
+    func reading<T>(within limits: EvaluationLimits,
+                    _ body: (SQLiteConnection, StoreModel, Set<IndexedColumn>?) throws(StoreError) -> T) throws(StoreError) -> T {
+        try EvaluationBudget.run(limits, store: true) { () throws(StoreError) -> T in try reading(body) }
     }
 
     func run(_ c: CompiledSQL, on connection: SQLiteConnection) throws(StoreError) -> SQLiteStatement {

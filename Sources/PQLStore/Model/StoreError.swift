@@ -85,16 +85,20 @@ public struct StoreError: Error, Hashable, Sendable, CustomStringConvertible {
         return s
     }
 
-    /// The message with the source line and a caret under the problem, for terminals.
+    /// The message with the source line and a caret under the problem, for terminals: control
+    /// characters of the input show as symbols (`␛`, `␇`…), never raw, and a long line is cut
+    /// to the part around the caret.
     public var rendered: String {
-        guard let source, let range else { return description }
+        guard let source, let range else { return TerminalText.visible(description) }
         let lines = source.split(separator: "\n", omittingEmptySubsequences: false)
-        guard range.line >= 1, range.line <= lines.count else { return description }
+        guard range.line >= 1, range.line <= lines.count else { return TerminalText.visible(description) }
         let line = lines[range.line - 1]
-        let caret = String(repeating: " ", count: max(0, range.column - 1))
-            + String(repeating: "^", count: max(1, min(range.length, max(1, line.count - range.column + 1))))
-        var s = "error: \(message)\n  \(line)\n  \(caret)"
-        if let hint { s += "\nhint: \(hint)" }
+        let split = line.index(line.startIndex, offsetBy: max(0, range.column - 1), limitedBy: line.endIndex) ?? line.endIndex
+        let (head, tail) = TerminalText.window(before: line[..<split], after: line[split...])
+        let caret = TerminalText.blanks(under: head)
+            + String(repeating: "^", count: max(1, min(range.length, tail.count)))
+        var s = "error: \(TerminalText.visible(message))\n  \(head)\(tail)\n  \(caret)"
+        if let hint { s += "\nhint: \(TerminalText.visible(hint))" }
         return s
     }
 

@@ -25,6 +25,7 @@ enum DotCommands {
         Command(name: "format", usage: ".format table|json|csv", summary: "how rows are printed"),
         Command(name: "let", usage: ".let $NAME = VALUE", summary: "a variable for later predicates; .let alone lists them"),
         Command(name: "timer", usage: ".timer on|off", summary: "show how long each query took"),
+        Command(name: "limits", usage: ".limits [steps N] [regex N]", summary: "the work a query may do (0: no limit); alone: the limits"),
         Command(name: "open", usage: ".open FILE|:demo:", summary: "an SQLite database, JSON, JSON Lines, CSV or plist file"),
         Command(name: "quit", usage: ".quit", summary: "leave (also .exit, or Ctrl-D)"),
     ]
@@ -73,6 +74,7 @@ enum DotCommands {
             }
             s.format = f
         case "let": try letVariable(argument, s)
+        case "limits": try limits(argument, s)
         case "timer":
             switch argument.lowercased() {
             case "on": s.timer = true
@@ -136,6 +138,8 @@ enum DotCommands {
         for p in paths where p.contains(where: { $0.isWhitespace }) {
             throw ReplError("'\(p)' is not a key path", hint: "separate key paths with commas: .columns carrier, airline.name")
         }
+        // Refused now, with the nearest names, rather than at every later query.
+        try s.source.checkKeyPaths(paths, entity: try s.currentEntity())
         s.columns = paths
     }
 
@@ -164,7 +168,35 @@ enum DotCommands {
                 throw ReplError("cannot sort by '\(part.trimmingCharacters(in: .whitespaces))'", hint: "write .sort KEY [desc] [ci]")
             }
         }
+        // Refused now, with the nearest names, rather than at every later query.
+        try s.source.checkKeyPaths(rules.map { $0.keyPath.joined(separator: ".") }, entity: try s.currentEntity())
         s.sort = rules
+    }
+
+    /// `.limits`, `.limits steps 1000000`, `.limits regex 0`, `.limits steps none regex 5e8`.
+    private static func limits(_ argument: String, _ s: ReplSession) throws {
+        func shown(_ n: Int?) -> String { n.map { $0.formatted() } ?? "none" }
+        let words = argument.split(separator: " ").map { $0.lowercased() }
+        if words.isEmpty {
+            return s.output("steps \(shown(s.limits.maxSteps)), regex \(shown(s.limits.maxRegexSteps))\n")
+        }
+        guard words.count % 2 == 0 else { throw ReplError("write .limits steps N, .limits regex N or both", hint: "0 or none: no limit") }
+        var limits = s.limits
+        for i in stride(from: 0, to: words.count, by: 2) {
+            let value: Int?
+            if words[i + 1] == "none" || words[i + 1] == "0" { value = nil } else {
+                guard let n = Int(words[i + 1].replacingOccurrences(of: ",", with: "").replacingOccurrences(of: "_", with: "")), n > 0 else {
+                    throw ReplError("\(words[i + 1]) is not a number of steps", hint: "e.g. .limits steps 1000000000; 0 or none: no limit")
+                }
+                value = n
+            }
+            switch words[i] {
+            case "steps": limits.maxSteps = value
+            case "regex": limits.maxRegexSteps = value
+            default: throw ReplError("unknown limit '\(words[i])'", hint: "the limits are steps and regex: .limits steps N regex N")
+            }
+        }
+        s.limits = limits
     }
 
     private static func number(_ argument: String, _ command: String) throws -> Int {

@@ -99,37 +99,68 @@ final class MemorySource: QuerySource {
         guard !keys.isEmpty else { return }
         let known = Set(keys.map(\.name))
         for path in KeyPathCollector.firstKeys(of: r.predicate) + r.sort.compactMap(\.keyPath.first) where !known.contains(path) && !path.hasPrefix("@") {
-            let near = SharedSemantics.nearestNames(to: path, in: keys.map(\.name))
             var message = "keypath '\(path)' not found in \(name)"
             if let at = r.text.range(of: path) {
-                let column = r.text.distance(from: r.text.startIndex, to: at.lowerBound)
-                message += "\n  \(r.text)\n  " + String(repeating: " ", count: column) + String(repeating: "^", count: path.count)
+                let (head, tail) = TerminalText.window(before: r.text[..<at.lowerBound], after: r.text[at.lowerBound...])
+                message += "\n  \(head)\(tail)\n  " + TerminalText.blanks(under: head)
+                    + String(repeating: "^", count: min(path.count, tail.count))
             }
-            throw ReplError(message, hint: near.isEmpty ? "`.schema` lists the keys" : "did you mean \(near.map { "'\($0)'" }.joined(separator: " or "))?")
+            throw ReplError(message, hint: hint(for: path))
         }
     }
 
-    private func matches(_ r: QueryRequest) throws -> [PredicateValue] {
-        try checkKeys(r)
-        let compiled = try CompiledPredicate<PredicateValue>(r.predicate, reader: PredicateValue.predicateReader)
-        // In slices, so that a Ctrl-C stops a long filter between two of them.
-        var out: [PredicateValue] = []
-        var start = 0
-        while start < records.count {
-            if InterruptFlag.isRaised { throw ReplError("interrupted") }
-            let end = min(start + 4096, records.count)
-            for v in records[start..<end] where try compiled.evaluate(v, variables: r.variables) { out.append(v) }
-            start = end
+    private func hint(for key: String) -> String {
+        let near = SharedSemantics.nearestNames(to: key, in: keys.map(\.name))
+        return near.isEmpty ? "`.schema` lists the keys" : "did you mean \(near.map { "'\($0)'" }.joined(separator: " or "))?"
+    }
+
+    func checkKeyPaths(_ keyPaths: [String], entity: String) throws {
+        guard !keys.isEmpty else { return }
+        let known = Set(keys.map(\.name))
+        for path in keyPaths {
+            let first = String(path.prefix { $0 != "." })
+            guard !known.contains(first) && !first.hasPrefix("@") else { continue }
+            throw ReplError("keypath '\(path)' not found in \(name)", hint: hint(for: first))
         }
-        return out
+    }
+
+    /// The task evaluating the current query, cancelled by Ctrl-C (``interrupt()``).
+    private let running = RunningTask()
+
+    /// Runs `query` over the rows on a task of its own, waiting for it here: Ctrl-C cancels the
+    /// task, and the evaluation stops at its next check, a few thousand steps later (well under
+    /// a millisecond), even inside one expensive row.
+    private func evaluate(_ query: PredicateQuery) throws -> [Int] {
+        let records = self.records
+        let done = DispatchSemaphore(value: 0)
+        let outcome = ResultBox()
+        let task = Task.detached {
+            outcome.set(Result { () throws(PredicateEvaluationError) -> [Int] in
+                try query.indices(in: records, reader: PredicateValue.predicateReader)
+            })
+            done.signal()
+        }
+        running.set(task)
+        // A Ctrl-C that came before the task was registered.
+        if InterruptFlag.isRaised { task.cancel() }
+        done.wait()
+        running.set(nil)
+        return try outcome.get()
+    }
+
+    private func matches(_ r: QueryRequest) throws -> [Int] {
+        try checkKeys(r)
+        return try evaluate(PredicateQuery(r.predicate, variables: r.variables, limits: r.limits))
     }
 
     func count(_ r: QueryRequest) throws -> Int { try matches(r).count }
 
     func rows(_ r: QueryRequest, columns: [String]) throws -> [[PredicateValue]] {
-        let page = try PredicateQuery(sort: r.sort, offset: r.offset, limit: r.limit).run(on: matches(r))
+        try checkKeys(r)
+        let page = try evaluate(PredicateQuery(r.predicate, sort: r.sort, offset: r.offset, limit: r.limit,
+                                               variables: r.variables, limits: r.limits))
         let paths = columns.map { $0.split(separator: ".").map(String.init) }
-        return page.map { v in paths.map { Self.value(at: $0[...], in: v) } }
+        return page.map { i in paths.map { Self.value(at: $0[...], in: records[i]) } }
     }
 
     /// A key path's value on a row: dictionaries by key, collections element by element.
@@ -144,7 +175,23 @@ final class MemorySource: QuerySource {
 
     func sql(_ r: QueryRequest) throws -> (sql: String, bindings: [String])? { nil }
     func plan(_ r: QueryRequest) throws -> [String]? { nil }
-    func interrupt() {}
+    func interrupt() { running.cancel() }
+}
+
+/// The task of the running query, for the thread that watches for Ctrl-C.
+private final class RunningTask: @unchecked Sendable {
+    private let lock = NSLock()
+    private var task: Task<Void, Never>?
+    func set(_ t: Task<Void, Never>?) { lock.withLock { task = t } }
+    func cancel() { lock.withLock { task?.cancel() } }
+}
+
+/// The result a query's task hands back to the waiting thread (the semaphore orders the write
+/// before the read).
+private final class ResultBox: @unchecked Sendable {
+    private var result: Result<[Int], PredicateEvaluationError> = .success([])
+    func set(_ r: Result<[Int], PredicateEvaluationError>) { result = r }
+    func get() throws(PredicateEvaluationError) -> [Int] { try result.get() }
 }
 
 /// The first key of every key path a predicate reads from the evaluated object.

@@ -20,6 +20,9 @@ protocol QuerySource: AnyObject {
     func sql(_ request: QueryRequest) throws -> (sql: String, bindings: [String])?
     /// SQLite's plan, or nil when the source is evaluated in memory.
     func plan(_ request: QueryRequest) throws -> [String]?
+    /// Checks that `keyPaths` name keys of `entity` (for `.columns` and `.sort`): an unknown
+    /// one is an error with the nearest names.
+    func checkKeyPaths(_ keyPaths: [String], entity: String) throws
     /// Stops a running query from another thread (a signal handler's flag is read here too).
     func interrupt()
 }
@@ -43,6 +46,8 @@ struct QueryRequest {
     var limit: Int?
     var offset: Int
     var variables: [String: PredicateValue]
+    /// The work the query may do (`.limits`).
+    var limits: EvaluationLimits
 
     /// The same request without paging (for the count of all matches).
     var unpaged: QueryRequest {

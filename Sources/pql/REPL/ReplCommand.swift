@@ -34,6 +34,8 @@ struct ReplCommand: ParsableCommand {
     @Flag(help: "Neither read nor write the history file.")
     var noHistory = false
 
+    @OptionGroup var limitOptions: LimitOptions
+
     func validate() throws {
         // A bare word that names no file is more likely a mistyped command than a file.
         if let file, file != StoreLocation.demo, !file.contains("/"), !file.contains("."),
@@ -53,6 +55,7 @@ struct ReplCommand: ParsableCommand {
         let session = ReplSession(source: source, interactive: interactive, output: { text in
             FileHandle.standardOutput.write(Data(text.utf8))
         }, errorOutput: { Output.error($0) })
+        session.limits = limitOptions.limits
         if let entity {
             guard let name = DotCommands.resolveEntity(entity, session) else {
                 throw UserFacingError(text: "error: no entity '\(entity)' in \(source.title)\nhint: the entities are \(source.entityNames.joined(separator: ", "))")

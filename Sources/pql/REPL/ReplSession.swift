@@ -13,6 +13,8 @@ final class ReplSession {
     var offset = 0
     var format = OutputFormat.table
     var variables: [String: PredicateValue] = [:]
+    /// The work one query may do (`.limits`, or `--max-steps` and `--max-regex-steps`).
+    var limits = EvaluationLimits.interactive
     var timer: Bool
     /// Key paths to show instead of the entity's attributes.
     var columns: [String]? = nil
@@ -83,7 +85,9 @@ final class ReplSession {
         case let e as PredicateFormatError: errorOutput(e.rendered)
         case let e as StoreError: errorOutput(e.userFacing.text)
         case let e as PredicateEvaluationError:
-            errorOutput("error: \(e.message)" + (e.hint.map { "\nhint: \($0)" } ?? ""))
+            // Where: the part of the predicate, and the row it failed on (1-based, as tables count).
+            errorOutput("error: \(e.message)" + (e.context.map { "\n  in: \($0)" } ?? "")
+                        + (e.elementIndex.map { "\n  at: row \($0 + 1)" } ?? "") + (e.hint.map { "\nhint: \($0)" } ?? ""))
         case let e as ReplError: errorOutput(e.rendered)
         default: errorOutput("error: \(error)")
         }
@@ -106,7 +110,7 @@ final class ReplSession {
     func request(_ text: String) throws -> QueryRequest {
         let node = try PredicateNode(format: text)
         return QueryRequest(entity: try currentEntity(), text: text, predicate: node, sort: sort,
-                            limit: limit == 0 ? nil : limit, offset: offset, variables: variables)
+                            limit: limit == 0 ? nil : limit, offset: offset, variables: variables, limits: limits)
     }
 
     /// The columns a table shows: `.columns`, or the entity's attributes.

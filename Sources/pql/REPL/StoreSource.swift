@@ -45,7 +45,8 @@ final class StoreSource: QuerySource {
     /// The request as a fetch: the session parsed the predicate already; its text goes along
     /// so that errors point into it.
     private func query(_ r: QueryRequest) -> EntityQuery {
-        var q = EntityQuery(r.entity, predicate: r.predicate, sort: r.sort, limit: r.limit, offset: r.offset, variables: r.variables)
+        var q = EntityQuery(r.entity, predicate: r.predicate, sort: r.sort, limit: r.limit, offset: r.offset,
+                            variables: r.variables, limits: r.limits)
         q.predicateText = r.text
         return q
     }
@@ -62,6 +63,11 @@ final class StoreSource: QuerySource {
     }
 
     func plan(_ r: QueryRequest) throws -> [String]? { try store.queryPlan(for: query(r)) }
+
+    /// Compiling a fetch of the key paths (run for no rows) resolves them as a query would.
+    func checkKeyPaths(_ keyPaths: [String], entity: String) throws {
+        _ = try store.fetchProperties(keyPaths, EntityQuery(entity, limit: 0))
+    }
 
     func interrupt() { store.interrupt() }
 }

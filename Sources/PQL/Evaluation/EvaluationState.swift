@@ -1,0 +1,58 @@
+/// The state of one evaluation call: variable bindings (SUBQUERY and `:=` add to them) and
+/// the steps taken against the call's ``EvaluationLimits``.
+///
+/// Steps are counted where work can multiply — per element tested, per element a SUBQUERY
+/// tests, per element of a collection an operator goes through — with one addition and one
+/// comparison each; every ``checkInterval`` steps, and at the limit, a checkpoint stops a call
+/// that is over its limit or whose task is cancelled.
+struct EvaluationState {
+    var variables: [String: PredicateValue]
+    /// Steps taken so far in this call.
+    private(set) var steps = 0
+    /// The step count at which the next checkpoint runs.
+    private var nextCheck: Int
+    /// ``EvaluationLimits/maxSteps``, or `Int.max`.
+    private let maxSteps: Int
+
+    /// Steps between two checks for cancellation: well under a millisecond of work.
+    static let checkInterval = 4_096
+
+    init(variables: [String: PredicateValue], limits: EvaluationLimits = .default) {
+        self.variables = variables
+        maxSteps = limits.maxSteps ?? .max
+        nextCheck = Swift.min(maxSteps, Self.checkInterval)
+    }
+
+    /// Counts `n` steps (`n` ≥ 0).
+    @inline(__always)
+    mutating func charge(_ n: Int) throws(EvalError) {
+        steps &+= n
+        if steps >= nextCheck { try checkpoint() }
+    }
+
+    /// Counts `n` steps at once when that reaches no checkpoint (a block of elements charged
+    /// together, the hot loops' way of counting); false, counting nothing, when it would.
+    @inline(__always)
+    mutating func chargeIfClear(_ n: Int) -> Bool {
+        let after = steps &+ n
+        guard after < nextCheck, after >= steps else { return false }
+        steps = after
+        return true
+    }
+
+    /// Over the limit: a `.workLimit` error; a cancelled task: `.cancelled`. Else the next
+    /// checkpoint is set.
+    @inline(never)
+    mutating func checkpoint() throws(EvalError) {
+        if steps > maxSteps || steps < 0 {
+            throw EvalError(kind: .workLimit,
+                            message: "the evaluation took more than \(EvaluationLimits.grouped(maxSteps)) steps, its limit",
+                            hint: "a SUBQUERY inside a SUBQUERY multiplies the work by each collection's size; simplify the predicate, or raise the limit (EvaluationLimits.maxSteps; pql: --max-steps, the REPL: .limits steps N)")
+        }
+        if Task.isCancelled {
+            throw EvalError(kind: .cancelled, message: "the evaluation was cancelled after \(EvaluationLimits.grouped(steps)) steps")
+        }
+        let remaining = maxSteps - steps
+        nextCheck = steps + (remaining == 0 ? 1 : Swift.min(remaining, Self.checkInterval))
+    }
+}
