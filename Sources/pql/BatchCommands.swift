@@ -42,7 +42,7 @@ struct UpdateCommand: ParsableCommand {
     func run() throws {
         let set = try Self.parseAssignments(assignments)
         let query = try selection.query(entity)
-        let s = try StoreLocation.open(store)
+        let s = try StoreLocation.open(store, readOnly: false)
         do {
             print(try s.batchUpdate(query, set: set))
         } catch {
@@ -98,7 +98,7 @@ struct DeleteCommand: ParsableCommand {
 
     func run() throws {
         let query = try selection.query(entity)
-        let s = try StoreLocation.open(store)
+        let s = try StoreLocation.open(store, readOnly: false)
         do {
             print(try s.batchDelete(query))
         } catch {

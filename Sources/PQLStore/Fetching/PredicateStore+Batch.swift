@@ -24,7 +24,7 @@ extension PredicateStore {
             let root = model.root(e)
             return try connection.transaction { () throws(StoreError) in
                 let s = try connection.prepare("UPDATE \(SQLIdentifier.quote(root.table)) SET \(sets.joined(separator: ", ")) WHERE \(SQLIdentifier.quote(root.primaryKey)) IN (\(keys.sql))")
-                try s.run(bindings)
+                try s.run(bindings, foldedAllowed: true)
                 return connection.changes
             }
         }
@@ -66,7 +66,7 @@ extension PredicateStore {
 
         try connection.execute("DROP TABLE IF EXISTS temp.\(q(temp))")
         let copy = try connection.prepare("CREATE TEMP TABLE \(q(temp)) AS SELECT \(columns.map(q).joined(separator: ", ")) FROM \(q(root.table)) WHERE \(q(root.primaryKey)) IN (\(keys.sql))")
-        try copy.run(keys.bindings)
+        try copy.run(keys.bindings, foldedAllowed: true)
         defer { try? connection.execute("DROP TABLE IF EXISTS temp.\(q(temp))") }
         let delete = try connection.prepare("DELETE FROM \(q(root.table)) WHERE \(q(root.primaryKey)) IN (SELECT \(q(root.primaryKey)) FROM temp.\(q(temp)))")
         try delete.run()

@@ -14,13 +14,14 @@ public enum DemoDatabase {
     /// Bumped whenever the demo's model or contents change, so old caches are rebuilt.
     static let version = 2
 
-    /// The demo store, built into `path` (default: the cache directory) if it is not there yet.
-    public static func open(at path: String? = nil) throws(StoreError) -> PredicateStore {
+    /// The demo store, built into `path` (default: the cache directory) if it is not there yet;
+    /// `readOnly` opens it as ``PredicateStore/init(path:readOnly:)`` does.
+    public static func open(at path: String? = nil, readOnly: Bool = false) throws(StoreError) -> PredicateStore {
         let file = path ?? defaultPath
         if !FileManager.default.fileExists(atPath: file) {
             try build(at: file)
         }
-        return try PredicateStore(path: file)
+        return try PredicateStore(path: file, readOnly: readOnly)
     }
 
     /// Where `open()` keeps the demo: `$XDG_CACHE_HOME/pql` or `~/.cache/pql`, falling back to the temporary directory.

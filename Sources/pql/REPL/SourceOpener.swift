@@ -10,7 +10,7 @@ enum SourceOpener {
                 // The first run builds the store from the shipped CSV files: say why it waits.
                 Output.error("building the demo database in \(DemoDatabase.defaultPath) (first run only, a few seconds)…")
             }
-            let store = try DemoDatabase.open()
+            let store = try DemoDatabase.open(readOnly: true)
             return StoreSource(store: store, title: "the nycflights13 demo (flights from New York City in 2013)")
         }
         let expanded = (path as NSString).expandingTildeInPath
@@ -20,7 +20,8 @@ enum SourceOpener {
         }
         if isDirectory.boolValue { throw ReplError("'\(path)' is a directory", hint: "open a database or data file in it") }
         if isSQLite(expanded) {
-            return StoreSource(store: try PredicateStore(path: expanded), title: "\(path) (SQLite)")
+            // The REPL only reads: the file, its journal mode and its directory stay as they were.
+            return StoreSource(store: try PredicateStore(path: expanded, readOnly: true), title: "\(path) (SQLite)")
         }
         let lower = expanded.lowercased()
         let known = [".json", ".jsonl", ".ndjson", ".csv", ".zip", ".plist"]
