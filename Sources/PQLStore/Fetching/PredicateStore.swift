@@ -69,27 +69,32 @@ public final class PredicateStore: @unchecked Sendable {
     /// ```
     public init(path: String, readOnly: Bool = false) throws(StoreError) {
         var access: SQLiteConnection.Access = readOnly ? .readOnly : .readWrite(create: false)
-        if Self.isInMemory(path) {
-            connection = try SQLiteConnection(path: path, access: access)
-            file = nil
-        } else {
-            let inspected = try DatabaseFile.inspect(path)
-            let opened: SQLiteConnection
+        let inspected = Self.isInMemory(path) ? nil : try DatabaseFile.inspect(path)
+        var opened: SQLiteConnection? = nil
+        do throws(StoreError) {
             do { opened = try SQLiteConnection(path: path, access: access) } catch {
-                guard readOnly, inspected.canOpenImmutable(after: error) else { throw inspected.explain(error, readOnly: readOnly) }
+                guard readOnly, let inspected, inspected.canOpenImmutable(after: error) else {
+                    throw inspected?.explain(error, readOnly: readOnly) ?? error
+                }
                 access = .immutable
                 opened = try SQLiteConnection(path: path, access: access)
             }
-            connection = opened
-            file = inspected
+            guard let connection = opened else { throw StoreError(.sqlite, "no connection") }
+            let saved = try Self.savedModel(on: connection)
+            if saved != nil && !readOnly { try Self.configure(connection) }
+            // Parallel readers need WAL when this store also writes (in rollback-journal mode a
+            // reader would wait for the writer): a foreign file keeps its mode and reads on the writer.
+            let parallel = readOnly || inspected?.isWAL == true || saved != nil
+            readers = inspected == nil || !parallel ? nil : ReaderPool(path: path, access: access)
+            if let saved { model = saved } else { model = try SchemaInference.model(of: connection) }
+            self.connection = connection
+        } catch {
+            // Whatever a failed open left beside the file goes too.
+            opened?.close()
+            inspected?.tidy()
+            throw error
         }
-        let saved = try Self.savedModel(on: connection)
-        if saved != nil && !readOnly { try Self.configure(connection) }
-        // Parallel readers need WAL when this store also writes (in rollback-journal mode a
-        // reader would wait for the writer): a foreign file keeps its mode and reads on the writer.
-        let parallel = readOnly || file?.isWAL == true || saved != nil
-        readers = Self.isInMemory(path) || !parallel ? nil : ReaderPool(path: path, access: access)
-        if let saved { model = saved } else { model = try SchemaInference.model(of: connection) }
+        file = inspected
     }
 
     deinit {

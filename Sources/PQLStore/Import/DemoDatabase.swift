@@ -73,7 +73,8 @@ public enum DemoDatabase {
         do {
             try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
         } catch {
-            throw StoreError(.sqlite, "cannot create \(target.deletingLastPathComponent().path): \(error.localizedDescription)")
+            throw StoreError(.fileAccess, "cannot create \(target.deletingLastPathComponent().path) for the demo: \(InputFile.reason(error))",
+                             hint: "set XDG_CACHE_HOME to a directory PQL may write")
         }
         let partial = path + ".partial-\(ProcessInfo.processInfo.processIdentifier)"
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: partial + suffix) }
@@ -88,7 +89,7 @@ public enum DemoDatabase {
         for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: partial + suffix) }
         try? FileManager.default.removeItem(atPath: path)
         do { try FileManager.default.moveItem(atPath: partial, toPath: path) } catch {
-            throw StoreError(.sqlite, "cannot move the demo store into \(path): \(error.localizedDescription)")
+            throw StoreError(.fileAccess, "cannot move the demo store into \(path): \(InputFile.reason(error))")
         }
     }
 }

@@ -66,11 +66,11 @@ struct DatabaseFile {
     }
 
     /// Whether SQLite could not open the WAL database read-only because it cannot create the
-    /// shared-memory file beside it (a directory PQL cannot write), and opening it immutable
-    /// would miss nothing: there is no write-ahead log with changes.
+    /// shared-memory file beside it (a directory PQL cannot write, a full disk), and opening it
+    /// immutable would miss nothing: there is no write-ahead log with changes.
     func canOpenImmutable(after error: StoreError) -> Bool {
         guard isWAL, !walHasContent else { return false }
-        return error.kind == .fileAccess
+        return error.kind == .fileAccess || error.kind == .diskFull
     }
 
     /// The error opening the file gave, explained where the file says more: a WAL database

@@ -103,7 +103,7 @@ final class SQLiteConnection {
     }
 
     /// Runs SQL without results (DDL, pragmas, transaction control).
-    func execute(_ sql: String, what: String = "the statement") throws(StoreError) {
+    func execute(_ sql: String, what: String = "the change") throws(StoreError) {
         var message: UnsafeMutablePointer<CChar>?
         let rc = sqlite3_exec(handle, sql, nil, nil, &message)
         if rc != SQLITE_OK {
@@ -261,7 +261,7 @@ final class SQLiteStatement {
         case SQLITE_ROW: return true
         case SQLITE_DONE: return false
         default:
-            let e = connection.error(rc, "the query")
+            let e = connection.error(rc, sqlite3_stmt_readonly(handle) != 0 ? "the query" : "the change")
             sqlite3_reset(handle)
             throw e
         }

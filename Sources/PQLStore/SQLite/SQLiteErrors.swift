@@ -59,9 +59,9 @@ enum SQLiteErrors {
             return StoreError(.busy, "a table \(what) needs is in use by another statement of this program that has not finished",
                               hint: "finish the running fetch (or leave its forEach) before changing the tables it reads")
         case SQLITE_FULL:
-            return diskFull(file, what)
+            return diskFull(file, what, readOnly: readOnly)
         case SQLITE_IOERR:
-            if systemError == ENOSPC || systemError == EDQUOT { return diskFull(file, what) }
+            if systemError == ENOSPC || systemError == EDQUOT { return diskFull(file, what, readOnly: readOnly) }
             return StoreError(.fileAccess, "\(what) failed: reading or writing \(file) gave an I/O error" + (reason.map { " (\($0))" } ?? ""),
                               hint: "check the disk and the file system holding the file")
         case SQLITE_READONLY:
@@ -71,18 +71,18 @@ enum SQLiteErrors {
             return StoreError(.fileAccess, "cannot open \(file)\(because)",
                               hint: systemError == ENOENT ? "check the path" : "check that the file and its directory exist and are readable (and writable, to write)")
         case SQLITE_PERM, SQLITE_AUTH:
-            return StoreError(.fileAccess, "access to \(file) was denied while \(what)", hint: "check the file's permissions")
+            return StoreError(.fileAccess, "access to \(file) was denied; \(what) was not completed", hint: "check the file's permissions")
         case SQLITE_NOTADB:
             return StoreError(.notADatabase, "\(file) is not an SQLite database",
                               hint: "PQL opens SQLite 3 files; `pql import` loads JSON or CSV into a store")
         case SQLITE_CORRUPT:
-            return StoreError(.corrupt, "\(file) is damaged: SQLite found malformed data while \(what)",
+            return StoreError(.corrupt, "\(file) is damaged: SQLite found malformed data; \(what) was not completed",
                               hint: "restore it from a backup; `sqlite3 FILE .recover` can save what is still readable")
         case SQLITE_TOOBIG:
             return StoreError(.invalidValue, "a value is too large for SQLite (one string or blob may hold at most about 1 GB)",
                               hint: "store large contents in files and keep their paths in the store")
         case SQLITE_NOMEM:
-            return StoreError(.sqlite, "SQLite ran out of memory while \(what)")
+            return StoreError(.sqlite, "SQLite ran out of memory; \(what) was not completed")
         default:
             return plainError(message, what: what)
         }
@@ -139,9 +139,9 @@ enum SQLiteErrors {
         }
     }
 
-    private static func diskFull(_ file: String, _ what: String) -> StoreError {
+    private static func diskFull(_ file: String, _ what: String, readOnly: Bool) -> StoreError {
         StoreError(.diskFull, "the disk holding \(file) is full (or the database reached its size limit); \(what) was not completed",
-                   hint: "free some space and try again: nothing of the change was written")
+                   hint: readOnly ? "free some space and try again" : "free some space and try again: nothing of the change was written")
     }
 
     private static func readOnlyError(code: Int32, file: String, what: String, connectionReadOnly: Bool) -> StoreError {
