@@ -32,7 +32,7 @@ struct UpdateCommand: ParsableCommand {
 
     @OptionGroup var selection: RecordSelection
 
-    @Option(name: .customLong("set"), help: ArgumentHelp(
+    @Option(name: .customLong("set"), parsing: .unconditionalSingleValue, help: ArgumentHelp(
         "An attribute (or to-one relationship) and its new value, as JSON or a plain string; repeat for more.",
         valueName: "key=value"))
     var assignments: [String]
