@@ -57,7 +57,9 @@ struct ImportCommand: ParsableCommand {
         do {
             let table = try ImportTable.read(contentsOf: URL(fileURLWithPath: file))
             let s: PredicateStore
-            if FileManager.default.fileExists(atPath: store) {
+            // An empty file is a new store (`touch s.sqlite` first): opening it as an existing one is an error.
+            let size = (try? FileManager.default.attributesOfItem(atPath: store)[.size] as? Int) ?? nil
+            if FileManager.default.fileExists(atPath: store), size != 0 {
                 s = try PredicateStore(path: store)
             } else {
                 s = try PredicateStore(path: store, model: try StoreModel([]))

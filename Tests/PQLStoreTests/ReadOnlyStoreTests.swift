@@ -73,7 +73,7 @@ struct ReadOnlyStoreTests {
         let dir = try Self.directory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let empty = dir.appendingPathComponent("empty.sqlite").path
-        FileManager.default.createFile(atPath: empty, contents: Data())
+        #expect(FileManager.default.createFile(atPath: empty, contents: Data()))
         for readOnly in [true, false] {
             #expect { _ = try PredicateStore(path: empty, readOnly: readOnly) } throws: { ($0 as? StoreError)?.kind == .notADatabase }
             #expect { _ = try PredicateStore(path: dir.path, readOnly: readOnly) } throws: {

@@ -5,11 +5,13 @@ import PQL
 /// An SQLite store of a model's entities: create, insert, update, delete, and fetch with
 /// predicates compiled to SQL that gives exactly the rows the in-memory evaluator gives.
 ///
-/// Safe to share between threads. A file store uses WAL: writes run one at a time on one
+/// Safe to share between threads. A store PQL created uses WAL: writes run one at a time on one
 /// connection, while fetches and counts run in parallel on read-only connections of their own,
 /// each seeing the last committed state (inside ``transaction(_:)``, reads on the writing
 /// thread see its uncommitted changes). An in-memory store runs every call on its one
-/// connection, one at a time. Other processes may read the file while it is written.
+/// connection, one at a time. Other processes may read the file while it is written. A file
+/// another program made keeps its journal mode (in rollback-journal mode, reads run on the
+/// writer's connection); opened `readOnly`, nothing on disk changes.
 ///
 /// ```swift
 /// let store = try PredicateStore(path: "flights.sqlite", model: model)
