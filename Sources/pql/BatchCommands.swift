@@ -13,7 +13,10 @@ struct UpdateCommand: ParsableCommand {
         do) and prints the number of records updated. Each --set value is read as JSON when it
         is JSON (numbers, true/false, null, "quoted strings", {"$date": "<ISO-8601>"}) and as
         a plain string otherwise, so --set city=Paris and --set 'city="Paris"' are the same.
-        A to-one relationship is set to the primary key of the record it links to.
+        A to-one relationship is set to the key of the record it links to: its primary key,
+        or the attribute the link refers to (a flight's --set airline=UA, which is the same as
+        --set carrier=UA), or null to unlink. A value no record has as its key is an error,
+        and so is changing a key other records link to: nothing changes.
 
         Examples:
           pql update flights.sqlite --entity Flight --where "dep_delay > %@" --arg 120 --set late=true
@@ -29,7 +32,7 @@ struct UpdateCommand: ParsableCommand {
 
     @OptionGroup var selection: RecordSelection
 
-    @Option(name: .customLong("set"), help: ArgumentHelp(
+    @Option(name: .customLong("set"), parsing: .unconditionalSingleValue, help: ArgumentHelp(
         "An attribute (or to-one relationship) and its new value, as JSON or a plain string; repeat for more.",
         valueName: "key=value"))
     var assignments: [String]
@@ -42,7 +45,7 @@ struct UpdateCommand: ParsableCommand {
     func run() throws {
         let set = try Self.parseAssignments(assignments)
         let query = try selection.query(entity)
-        let s = try StoreLocation.open(store)
+        let s = try StoreLocation.open(store, readOnly: false)
         do {
             print(try s.batchUpdate(query, set: set))
         } catch {
@@ -74,8 +77,9 @@ struct DeleteCommand: ParsableCommand {
         abstract: "Delete the records of an entity that match a predicate, from an SQLite store.",
         discussion: """
         Deletes in one transaction, applying the delete rules of the entity's relationships
-        (nullify, cascade, deny): all matching records go, or on any error (a deny rule that
-        still has related records) none do. Prints the number of records deleted. Without
+        (nullify, cascade, deny; in a database PQL did not create, a foreign key's ON DELETE
+        CASCADE and SET NULL, and deny otherwise): all matching records go, or on any error
+        (a deny rule that still has related records, a link with no rule) none do. Prints the number of records deleted. Without
         --where, every record of the entity is deleted.
 
         Examples:
@@ -98,7 +102,7 @@ struct DeleteCommand: ParsableCommand {
 
     func run() throws {
         let query = try selection.query(entity)
-        let s = try StoreLocation.open(store)
+        let s = try StoreLocation.open(store, readOnly: false)
         do {
             print(try s.batchDelete(query))
         } catch {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PQL
+import PQLStore
 
 /// `pql filter`: the elements of a JSON array or JSON Lines file that match a predicate.
 struct FilterCommand: ParsableCommand {
@@ -8,7 +9,8 @@ struct FilterCommand: ParsableCommand {
         commandName: "filter",
         abstract: "Filter a JSON array or JSON Lines file with a predicate.",
         discussion: """
-        Reads FILE (or standard input) and writes the matching elements in the same shape:
+        Reads FILE (or standard input; FILE may be a pipe, a FIFO or <(command)) and writes
+        the matching elements in the same shape:
         a JSON array for an array, one value per line for JSON Lines. Objects
         {"$date": "<ISO-8601>"} are dates.
 
@@ -92,10 +94,8 @@ struct FilterCommand: ParsableCommand {
     static func readDocument(_ file: String?) throws -> JSONDocument {
         let data: Data
         if let file {
-            guard let d = FileManager.default.contents(atPath: file) else {
-                throw UserFacingError(text: "error: cannot read \(file): no such file or not readable")
-            }
-            data = d
+            // Pipes, FIFOs and process substitution (`<(…)`) are read to their end like files.
+            do { data = try InputFile.read(file) } catch { throw error.userFacing }
         } else {
             data = FileHandle.standardInput.readDataToEndOfFile()
         }

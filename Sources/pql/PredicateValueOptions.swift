@@ -4,12 +4,14 @@ import PQL
 
 /// `--arg JSON` and `--var NAME=JSON`, shared by every command that takes a predicate.
 struct PredicateValueOptions: ParsableArguments {
-    @Option(name: .customLong("arg"), help: ArgumentHelp(
+    // Values are taken unconditionally (`--arg -5`, `--var 'MIN=-1'`): a JSON value may start
+    // with a minus, which the parser would otherwise read as an option.
+    @Option(name: .customLong("arg"), parsing: .unconditionalSingleValue, help: ArgumentHelp(
         "A value for the next % specifier, as JSON (numbers, strings, true/false, null, arrays, objects, {\"$date\": \"<ISO-8601>\"}).",
         valueName: "json"))
     var arguments: [String] = []
 
-    @Option(name: .customLong("var"), help: ArgumentHelp(
+    @Option(name: .customLong("var"), parsing: .unconditionalSingleValue, help: ArgumentHelp(
         "Bind $NAME to a JSON value; the predicate is printed and run with the value in place.",
         valueName: "name=json"))
     var variables: [String] = []

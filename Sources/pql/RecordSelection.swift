@@ -5,7 +5,8 @@ import PQLStore
 /// `--where` with its `%@` arguments and `$variables`: how `pql query`, `pql update` and
 /// `pql delete` select the records of their entity.
 struct RecordSelection: ParsableArguments {
-    @Option(name: .customLong("where"), help: ArgumentHelp("The predicate (default: every record); - reads it from standard input.", valueName: "predicate"))
+    /// Taken unconditionally, so a predicate may start with a minus (`--where '-1 < x'`).
+    @Option(name: .customLong("where"), parsing: .unconditional, help: ArgumentHelp("The predicate (default: every record); - reads it from standard input.", valueName: "predicate"))
     var predicate: String = "TRUEPREDICATE"
 
     @OptionGroup var values: PredicateValueOptions

@@ -7,12 +7,14 @@ import PQLStore
 enum StoreLocation {
     static let demo = ":demo:"
 
-    static func open(_ path: String) throws -> PredicateStore {
+    /// The store at `path`; `readOnly` for the commands that only read, which change nothing
+    /// on disk (see `PredicateStore(path:readOnly:)`).
+    static func open(_ path: String, readOnly: Bool) throws -> PredicateStore {
         do {
-            if path == demo { return try DemoDatabase.open() }
-            return try PredicateStore(path: path)
+            if path == demo { return try DemoDatabase.open(readOnly: readOnly) }
+            return try PredicateStore(path: path, readOnly: readOnly)
         } catch {
-            throw UserFacingError(text: error.rendered)
+            throw error.userFacing
         }
     }
 }
@@ -55,7 +57,9 @@ struct ImportCommand: ParsableCommand {
         do {
             let table = try ImportTable.read(contentsOf: URL(fileURLWithPath: file))
             let s: PredicateStore
-            if FileManager.default.fileExists(atPath: store) {
+            // An empty file is a new store (`touch s.sqlite` first): opening it as an existing one is an error.
+            let size = (try? FileManager.default.attributesOfItem(atPath: store)[.size] as? Int) ?? nil
+            if FileManager.default.fileExists(atPath: store), size != 0 {
                 s = try PredicateStore(path: store)
             } else {
                 s = try PredicateStore(path: store, model: try StoreModel([]))
@@ -122,7 +126,7 @@ struct QueryCommand: ParsableCommand {
         query.sort = try sortKeys.map(FilterCommand.sortRule)
         query.limit = limit
         query.offset = offset
-        let s = try StoreLocation.open(store)
+        let s = try StoreLocation.open(store, readOnly: true)
         do {
             if sql {
                 let c = count ? try s.countSQL(for: query) : try s.sql(for: query)

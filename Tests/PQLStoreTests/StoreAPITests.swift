@@ -591,7 +591,7 @@ enum LibraryModel {
         let path = try Self.temporaryPath("absent.sqlite")
         #expect {
             _ = try PredicateStore(path: path)
-        } throws: { e in (e as? StoreError)?.kind == .sqlite && (e as? StoreError)?.message.contains("no database") == true }
+        } throws: { e in (e as? StoreError)?.kind == .fileAccess && (e as? StoreError)?.message.contains("no database") == true }
         #expect(!FileManager.default.fileExists(atPath: path))
     }
 

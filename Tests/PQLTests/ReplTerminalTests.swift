@@ -93,6 +93,34 @@ import Testing
         #expect(t.waitFor(" ms)"), "\(t.screen.text)")
     }
 
+    /// A history path that is not a regular file (libedit read /dev/zero until memory ran out)
+    /// or is too large to be one is neither read nor written: the session says so and works.
+    @Test func historyIsOnlyARegularFileOfSaneSize() throws {
+        let dir = DemoCache.directory + "/history-odd-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let fifo = dir + "/fifo"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let large = dir + "/large"
+        let bytes = Data(repeating: 0x61, count: 5 << 20)
+        try bytes.write(to: URL(fileURLWithPath: large))
+        for (path, reason) in [("/dev/zero", "it is a device"), (fifo, "it is a pipe"), (dir, "it is a directory"), (large, "it holds 5 MiB")] {
+            var env = DemoCache.environment
+            env["PQL_HISTORY"] = path
+            let t = try PseudoTerminal(executable: PQLProcess.binary, arguments: [], environment: env, columns: 120, rows: 40)
+            defer { t.kill() }
+            #expect(t.waitFor("Flight> ", timeout: 60), "\(path): \(t.screen.text)")
+            #expect(t.screen.text.contains("not keeping history in \(path): \(reason)"), "\(t.screen.text)")
+            t.type("dest == 'HNL' AND dep_delay > 1000")
+            t.press(.enter)
+            #expect(t.waitFor("1 row"), "\(t.screen.text)")
+            #expect(t.waitForLine("Flight> "))
+            t.press(.ctrlD)
+            #expect(t.waitForExit() == 0)
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: large)) == bytes)
+    }
+
     @Test func ctrlCCancelsARunningQueryAndTheLine() throws {
         // No work limit: only Ctrl-C stops the long query below.
         let t = try start(["--max-steps", "0"])

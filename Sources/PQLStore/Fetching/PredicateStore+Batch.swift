@@ -15,16 +15,17 @@ extension PredicateStore {
             let keys = try builder.keys()
             var bindings = keys.bindings
             var sets: [String] = []
-            for (key, v) in values.sorted(by: { $0.key < $1.key }) {
-                let (column, value) = try plan.assignment(key, v)
+            let assignments = try plan.assignments(values)
+            for (column, value) in assignments {
                 bindings.append(value)
                 sets.append("\(SQLIdentifier.quote(column)) = ?\(bindings.count)")
             }
             guard !sets.isEmpty else { throw StoreError(.invalidValue, "a batch update needs at least one value to set") }
             let root = model.root(e)
+            try checkLinks(of: e, assignments: assignments, keys: keys)
             return try connection.transaction { () throws(StoreError) in
                 let s = try connection.prepare("UPDATE \(SQLIdentifier.quote(root.table)) SET \(sets.joined(separator: ", ")) WHERE \(SQLIdentifier.quote(root.primaryKey)) IN (\(keys.sql))")
-                try s.run(bindings)
+                try s.run(bindings, foldedAllowed: true)
                 return connection.changes
             }
         } }
@@ -63,10 +64,15 @@ extension PredicateStore {
             let l = try compiler.link(r, from: entity)
             if !columns.contains(l.local) { columns.append(l.local) }
         }
+        let unguarded = linksWithoutRule(into: entity)
+        for (_, r) in unguarded {
+            let referenced = r.referencedColumn ?? root.primaryKey
+            if !columns.contains(referenced) { columns.append(referenced) }
+        }
 
         try connection.execute("DROP TABLE IF EXISTS temp.\(q(temp))")
         let copy = try connection.prepare("CREATE TEMP TABLE \(q(temp)) AS SELECT \(columns.map(q).joined(separator: ", ")) FROM \(q(root.table)) WHERE \(q(root.primaryKey)) IN (\(keys.sql))")
-        try copy.run(keys.bindings)
+        try copy.run(keys.bindings, foldedAllowed: true)
         defer { try? connection.execute("DROP TABLE IF EXISTS temp.\(q(temp))") }
         let delete = try connection.prepare("DELETE FROM \(q(root.table)) WHERE \(q(root.primaryKey)) IN (SELECT \(q(root.primaryKey)) FROM temp.\(q(temp)))")
         try delete.run()
@@ -87,11 +93,44 @@ extension PredicateStore {
             case .nullify:
                 // A to-one's link is in the deleted row itself; a to-many's is on the other side.
                 guard r.isToMany else { continue }
+                let inverse = try model.storingInverse(of: r, on: entity)
+                if !inverse.isOptional {
+                    let s = try connection.prepare(related + " LIMIT 1")
+                    if try s.step() {
+                        throw StoreError(.constraint, "cannot delete \(entity.name): the nullify rule of '\(r.name)' would leave \(r.destination) objects without \(inverse.name), which is not optional",
+                                         hint: "delete or relink those \(r.destination) objects first, or give '\(r.name)' the cascade rule")
+                    }
+                }
                 try connection.execute("UPDATE \(q(destRoot.table)) SET \(q(l.remote)) = NULL WHERE \(q(l.remote)) IN (SELECT \(q(l.local)) FROM temp.\(q(temp)))")
             case .cascade:
                 _ = try deleteRows(of: l.destination, keys: CompiledSQL(sql: related, bindings: []), depth: depth + 1)
             }
         }
+        // Links no delete rule covers (a to-one without an inverse) must not be left dangling.
+        for (source, r) in unguarded {
+            let sourceRoot = model.root(source)
+            let referenced = r.referencedColumn ?? root.primaryKey
+            let s = try connection.prepare("SELECT 1 FROM \(q(sourceRoot.table)) WHERE \(q(r.foreignKeyColumn)) IN (SELECT \(q(referenced)) FROM temp.\(q(temp))) LIMIT 1")
+            if try s.step() {
+                throw StoreError(.constraint, "cannot delete \(entity.name): \(source.name) objects still link to it through \(source.name).\(r.name), which has no inverse to carry a delete rule",
+                                 hint: "delete or relink those \(source.name) objects first, or give \(source.name).\(r.name) an inverse with a delete rule")
+            }
+        }
         return deleted
+    }
+
+    /// The to-one relationships into `entity`'s table that no relationship of `entity` answers
+    /// for (they have no inverse), so no delete rule applies to them.
+    private func linksWithoutRule(into entity: ModelEntity) -> [(source: ModelEntity, relationship: ModelRelationship)] {
+        let root = model.root(entity)
+        var out: [(source: ModelEntity, relationship: ModelRelationship)] = []
+        for source in model.entities {
+            for r in source.relationships where !r.isToMany {
+                guard let dest = try? model.entity(named: r.destination), model.root(dest).name == root.name else { continue }
+                let answered = r.inverse.map { inv in model.allRelationships(dest).contains { $0.name == inv && $0.isToMany } } ?? false
+                if !answered { out.append((source, r)) }
+            }
+        }
+        return out
     }
 }

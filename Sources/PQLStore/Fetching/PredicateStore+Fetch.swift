@@ -117,7 +117,7 @@ extension PredicateStore {
                              hint: "split a long IN list over several fetches, or keep the values in an entity and use a relationship")
         }
         let s = try connection.prepare(c.sql, cached: true)
-        try s.bind(c.bindings)
+        try s.bind(c.bindings, foldedAllowed: true)
         return s
     }
 

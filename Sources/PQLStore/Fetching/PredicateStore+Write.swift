@@ -20,8 +20,11 @@ extension PredicateStore {
                 var ids: [Int64] = []
                 ids.reserveCapacity(objects.count)
                 let s = try connection.prepare(plan.sql, cached: true)
+                let links = plan.linkColumns()
                 for o in objects {
-                    try s.run(try plan.row(o))
+                    let row = try plan.row(o)
+                    for (index, r) in links { try checkLinkTarget(r, from: e, value: row[index]) }
+                    try s.run(row)
                     ids.append(connection.lastInsertRowID)
                 }
                 return ids
@@ -81,15 +84,18 @@ extension PredicateStore {
         try locked { () throws(StoreError) in
             let e = try model.entity(named: entity)
             let plan = try InsertPlan(model: model, entity: e)
+            let assignments = try plan.assignments(values)
+            guard !assignments.isEmpty else { return }
             var sets: [String] = [], bindings: [SQLValue] = []
-            for (key, v) in values.sorted(by: { $0.key < $1.key }) {
-                let (column, value) = try plan.assignment(key, v)
+            for (column, value) in assignments {
                 bindings.append(value)
                 sets.append("\(SQLIdentifier.quote(column)) = ?\(bindings.count)")
             }
-            guard !sets.isEmpty else { return }
             bindings.append(.integer(id))
             let root = model.root(e)
+            let keys = CompiledSQL(sql: "SELECT \(SQLIdentifier.quote(root.primaryKey)) FROM \(SQLIdentifier.quote(root.table)) WHERE \(SQLIdentifier.quote(root.primaryKey)) = ?1",
+                                   bindings: [.integer(id)])
+            try checkLinks(of: e, assignments: assignments, keys: keys)
             try connection.transaction { () throws(StoreError) in
                 let s = try connection.prepare("UPDATE \(SQLIdentifier.quote(root.table)) SET \(sets.joined(separator: ", ")) WHERE \(SQLIdentifier.quote(root.primaryKey)) = ?\(bindings.count)")
                 try s.run(bindings)
@@ -118,6 +124,9 @@ struct InsertPlan {
     let sql: String
     private let attributes: [ModelAttribute]
     private let toOne: [ModelRelationship]
+    /// To-ones whose key column is also an attribute (`airline` through `carrier` →
+    /// Airline.carrier): written through the attribute, and settable by either name.
+    private let sharedKeyLinks: [ModelRelationship]
     private let columns: [String]
     private let positional: [Int]
     private let entityNumber: Int64?
@@ -132,6 +141,7 @@ struct InsertPlan {
         let attributeColumns = Set(attributes.map(\.column))
         // A to-one whose key column is also an attribute (carrier → Airline.carrier) is written through the attribute.
         toOne = model.allRelationships(entity).filter { !$0.isToMany && !attributeColumns.contains($0.foreignKeyColumn) }
+        sharedKeyLinks = model.allRelationships(entity).filter { !$0.isToMany && attributeColumns.contains($0.foreignKeyColumn) }
         let root = model.root(entity)
         entityNumber = model.isInheritanceTree(entity) ? Int64(model.entityNumber(entity)) : nil
         var cols = attributes.map(\.column) + toOne.map(\.foreignKeyColumn)
@@ -150,10 +160,24 @@ struct InsertPlan {
         sql = "INSERT INTO \(SQLIdentifier.quote(root.table)) (\(cols.map(SQLIdentifier.quote).joined(separator: ", "))) VALUES (\((1...max(1, cols.count)).map { "?\($0)" }.joined(separator: ", ")))"
     }
 
-    func row(_ object: [String: PredicateValue]) throws(StoreError) -> [SQLValue] {
+    /// Every key a write may name: attributes and to-one relationships.
+    private var keyNames: [String] { attributes.map(\.name) + toOne.map(\.name) + sharedKeyLinks.map(\.name) }
+
+    func row(_ given: [String: PredicateValue]) throws(StoreError) -> [SQLValue] {
+        var object = given
+        for r in sharedKeyLinks {
+            guard let v = object.removeValue(forKey: r.name) else { continue }
+            guard let a = attributes.first(where: { $0.column == r.foreignKeyColumn }) else { continue }
+            if let other = object[a.name], other != v {
+                throw StoreError(.invalidValue, "\(entity.name).\(r.name) and \(entity.name).\(a.name) are stored in one column, and were given different values",
+                                 hint: "give one of them")
+            }
+            if v.isNull && !r.isOptional { throw StoreError(.invalidValue, "\(entity.name).\(r.name) is not optional and has no related object") }
+            object[a.name] = v
+        }
         for key in object.keys where !attributes.contains(where: { $0.name == key }) && !toOne.contains(where: { $0.name == key }) {
             if key == "id", object[key]?.isNull == false, !model.allRelationships(entity).contains(where: { $0.name == key }) { continue }
-            throw StoreError.unknownKey(key, entity: entity.name, candidates: attributes.map(\.name) + toOne.map(\.name))
+            throw StoreError.unknownKey(key, entity: entity.name, candidates: keyNames)
         }
         var out: [SQLValue] = []
         out.reserveCapacity(columns.count)
@@ -237,6 +261,32 @@ struct InsertPlan {
     func assignment(_ key: String, _ v: PredicateValue) throws(StoreError) -> (String, SQLValue) {
         if let a = attributes.first(where: { $0.name == key }) { return (a.column, try value(v, a)) }
         if let r = toOne.first(where: { $0.name == key }) { return (r.foreignKeyColumn, try link(r, v)) }
-        throw StoreError.unknownKey(key, entity: entity.name, candidates: attributes.map(\.name) + toOne.map(\.name))
+        if let r = sharedKeyLinks.first(where: { $0.name == key }), let a = attributes.first(where: { $0.column == r.foreignKeyColumn }) {
+            if v.isNull && !r.isOptional { throw StoreError(.invalidValue, "\(entity.name).\(r.name) is not optional and has no related object") }
+            return (a.column, v.isNull ? try value(v, a) : try link(r, v))
+        }
+        throw StoreError.unknownKey(key, entity: entity.name, candidates: keyNames)
+    }
+
+    /// The columns and values of an update, in key order; two keys of one column (a to-one
+    /// and the attribute holding its key) are an error.
+    func assignments(_ values: [String: PredicateValue]) throws(StoreError) -> [(column: String, value: SQLValue)] {
+        var out: [(column: String, value: SQLValue)] = []
+        var keyOfColumn: [String: String] = [:]
+        for (key, v) in values.sorted(by: { $0.key < $1.key }) {
+            let (column, value) = try assignment(key, v)
+            if let other = keyOfColumn[column] {
+                throw StoreError(.invalidValue, "\(entity.name).\(other) and \(entity.name).\(key) are stored in one column; set one of them",
+                                 hint: "a to-one relationship is set by the key of the object it links to, which its attribute holds")
+            }
+            keyOfColumn[column] = key
+            out.append((column, value))
+        }
+        return out
+    }
+
+    /// Where a row holds the key of each to-one relationship: its index among the row's values.
+    func linkColumns() -> [(index: Int, relationship: ModelRelationship)] {
+        (toOne + sharedKeyLinks).compactMap { r in columns.firstIndex(of: r.foreignKeyColumn).map { ($0, r) } }
     }
 }

@@ -5,11 +5,13 @@ import PQL
 /// An SQLite store of a model's entities: create, insert, update, delete, and fetch with
 /// predicates compiled to SQL that gives exactly the rows the in-memory evaluator gives.
 ///
-/// Safe to share between threads. A file store uses WAL: writes run one at a time on one
+/// Safe to share between threads. A store PQL created uses WAL: writes run one at a time on one
 /// connection, while fetches and counts run in parallel on read-only connections of their own,
 /// each seeing the last committed state (inside ``transaction(_:)``, reads on the writing
 /// thread see its uncommitted changes). An in-memory store runs every call on its one
-/// connection, one at a time. Other processes may read the file while it is written.
+/// connection, one at a time. Other processes may read the file while it is written. A file
+/// another program made keeps its journal mode (in rollback-journal mode, reads run on the
+/// writer's connection); opened `readOnly`, nothing on disk changes.
 ///
 /// ```swift
 /// let store = try PredicateStore(path: "flights.sqlite", model: model)
@@ -30,6 +32,8 @@ public final class PredicateStore: @unchecked Sendable {
     private var owner: pthread_t?
     /// Read-only connections for parallel reads of a file store; nil in memory.
     let readers: ReaderPool?
+    /// The existing file the store opened, as it was found (nil for a store it created).
+    private let file: DatabaseFile?
     /// The model the store was opened with, created from, or inferred.
     public private(set) var model: StoreModel
     /// The columns leading a BINARY index, read again when the schema version changes.
@@ -38,10 +42,11 @@ public final class PredicateStore: @unchecked Sendable {
     /// Opens (or creates) the store at `path` for `model`, creating any missing tables and
     /// indexes and remembering the model in the file. `":memory:"` makes an in-memory store.
     public init(path: String, model: StoreModel) throws(StoreError) {
-        connection = try SQLiteConnection(path: path)
-        readers = Self.readerPool(path)
+        connection = try SQLiteConnection(path: path, access: .readWrite(create: true))
+        readers = Self.isInMemory(path) ? nil : ReaderPool(path: path, access: .readOnly)
+        file = nil
         self.model = model
-        try configure()
+        try Self.configure(connection)
         try connection.transaction { () throws(StoreError) in
             try createSchema(model)
             try saveModel(model)
@@ -50,15 +55,56 @@ public final class PredicateStore: @unchecked Sendable {
 
     /// Opens an existing database: the model PQL saved in it, or one inferred from its tables,
     /// columns and foreign keys when another program made it.
+    ///
+    /// A missing or empty file, or one that is not an SQLite database, is an error (never a
+    /// new database). `readOnly` opens it with `SQLITE_OPEN_READONLY` and changes nothing on
+    /// disk: not the file, not its journal mode, and no files left beside it (the `-wal` and
+    /// `-shm` files SQLite makes for reading a WAL database are removed again when the store
+    /// closes, unless another process still uses them). A WAL database in a directory PQL
+    /// cannot write is opened `immutable` when no write-ahead log lies beside it (changes
+    /// another process makes while it is open are then not seen). Opened for writing, a file
+    /// another program made keeps its journal mode; PQL's own stores use WAL.
+    ///
+    /// ```swift
+    /// let store = try PredicateStore(path: "app.sqlite", readOnly: true)
+    /// let n = try store.count(EntityQuery("ZPERSON", where: "ZAGE > 30"))
+    /// ```
     public init(path: String, readOnly: Bool = false) throws(StoreError) {
-        guard path == ":memory:" || FileManager.default.fileExists(atPath: path) else {
-            throw StoreError(.sqlite, "no database at '\(path)'", hint: "check the path; `pql import` creates a store from JSON or CSV")
+        var access: SQLiteConnection.Access = readOnly ? .readOnly : .readWrite(create: false)
+        let inspected = Self.isInMemory(path) ? nil : try DatabaseFile.inspect(path)
+        var opened: SQLiteConnection? = nil
+        do throws(StoreError) {
+            do { opened = try SQLiteConnection(path: path, access: access) } catch {
+                guard readOnly, let inspected, inspected.canOpenImmutable(after: error) else {
+                    throw inspected?.explain(error, readOnly: readOnly) ?? error
+                }
+                access = .immutable
+                opened = try SQLiteConnection(path: path, access: access)
+            }
+            guard let connection = opened else { throw StoreError(.sqlite, "no connection") }
+            let saved = try Self.savedModel(on: connection)
+            if saved != nil && !readOnly { try Self.configure(connection) }
+            // Parallel readers need WAL when this store also writes (in rollback-journal mode a
+            // reader would wait for the writer): a foreign file keeps its mode and reads on the writer.
+            let parallel = readOnly || inspected?.isWAL == true || saved != nil
+            readers = inspected == nil || !parallel ? nil : ReaderPool(path: path, access: access)
+            if let saved { model = saved } else { model = try SchemaInference.model(of: connection) }
+            self.connection = connection
+        } catch {
+            // Whatever a failed open left beside the file goes too.
+            opened?.close()
+            inspected?.tidy()
+            throw error
         }
-        connection = try SQLiteConnection(path: path, readOnly: readOnly, create: false)
-        readers = Self.readerPool(path)
-        model = try StoreModel([])
-        if !readOnly { try configure() }
-        if let saved = try savedModel() { model = saved } else { model = try SchemaInference.model(of: connection) }
+        file = inspected
+    }
+
+    deinit {
+        // Readers first, so the writer (if any) is the last connection and SQLite removes the
+        // -wal and -shm files; after a read-only store, `tidy` does.
+        readers?.closeAll()
+        connection.close()
+        file?.tidy()
     }
 
     /// The model inferred from the database's tables, columns and foreign keys (ignoring the
@@ -72,18 +118,16 @@ public final class PredicateStore: @unchecked Sendable {
         try PredicateStore(path: ":memory:", model: model)
     }
 
-    private func configure() throws(StoreError) {
-        if connection.path != ":memory:" {
-            try connection.execute("PRAGMA journal_mode=WAL")
+    private static func configure(_ connection: SQLiteConnection) throws(StoreError) {
+        if !isInMemory(connection.path) {
+            try connection.execute("PRAGMA journal_mode=WAL", what: "switching the store to WAL")
             try connection.execute("PRAGMA synchronous=NORMAL")
         }
     }
 
-    /// Parallel readers need a file in WAL mode; a private in-memory or temporary database
-    /// exists only on its one connection.
-    private static func readerPool(_ path: String) -> ReaderPool? {
-        if path.isEmpty || path == ":memory:" || path.contains("mode=memory") { return nil }
-        return ReaderPool(path: path)
+    /// A private in-memory or temporary database exists only on its one connection.
+    private static func isInMemory(_ path: String) -> Bool {
+        path.isEmpty || path == ":memory:" || path.contains("mode=memory")
     }
 
     func locked<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
@@ -156,7 +200,7 @@ public final class PredicateStore: @unchecked Sendable {
         try s.run([.blob(model.jsonData())])
     }
 
-    private func savedModel() throws(StoreError) -> StoreModel? {
+    private static func savedModel(on connection: SQLiteConnection) throws(StoreError) -> StoreModel? {
         let exists = try connection.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?1")
         try exists.bind([.text(StoreSchema.metadataTable)])
         guard try exists.step() else { return nil }
@@ -207,7 +251,7 @@ public final class PredicateStore: @unchecked Sendable {
             var builder = try SelectBuilder(model: model, query: query, indexedColumns: indexedColumns())
             let c = try builder.records().compiled
             let s = try connection.prepare("EXPLAIN QUERY PLAN " + c.sql)
-            try s.bind(c.bindings)
+            try s.bind(c.bindings, foldedAllowed: true)
             var depth: [Int64: Int] = [0: 0]
             var lines: [String] = []
             while try s.step() {

@@ -14,13 +14,14 @@ public enum DemoDatabase {
     /// Bumped whenever the demo's model or contents change, so old caches are rebuilt.
     static let version = 2
 
-    /// The demo store, built into `path` (default: the cache directory) if it is not there yet.
-    public static func open(at path: String? = nil) throws(StoreError) -> PredicateStore {
+    /// The demo store, built into `path` (default: the cache directory) if it is not there yet;
+    /// `readOnly` opens it as ``PredicateStore/init(path:readOnly:)`` does.
+    public static func open(at path: String? = nil, readOnly: Bool = false) throws(StoreError) -> PredicateStore {
         let file = path ?? defaultPath
         if !FileManager.default.fileExists(atPath: file) {
             try build(at: file)
         }
-        return try PredicateStore(path: file)
+        return try PredicateStore(path: file, readOnly: readOnly)
     }
 
     /// Where `open()` keeps the demo: `$XDG_CACHE_HOME/pql` or `~/.cache/pql`, falling back to the temporary directory.
@@ -72,7 +73,8 @@ public enum DemoDatabase {
         do {
             try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
         } catch {
-            throw StoreError(.sqlite, "cannot create \(target.deletingLastPathComponent().path): \(error.localizedDescription)")
+            throw StoreError(.fileAccess, "cannot create \(target.deletingLastPathComponent().path) for the demo: \(InputFile.reason(error))",
+                             hint: "set XDG_CACHE_HOME to a directory PQL may write")
         }
         let partial = path + ".partial-\(ProcessInfo.processInfo.processIdentifier)"
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: partial + suffix) }
@@ -87,7 +89,7 @@ public enum DemoDatabase {
         for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: partial + suffix) }
         try? FileManager.default.removeItem(atPath: path)
         do { try FileManager.default.moveItem(atPath: partial, toPath: path) } catch {
-            throw StoreError(.sqlite, "cannot move the demo store into \(path): \(error.localizedDescription)")
+            throw StoreError(.fileAccess, "cannot move the demo store into \(path): \(InputFile.reason(error))")
         }
     }
 }

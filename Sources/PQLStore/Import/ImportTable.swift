@@ -357,8 +357,8 @@ extension ImportTable {
         do {
             data = try Data(contentsOf: url, options: .mappedIfSafe)
         } catch {
-            throw StoreError(.importFailed, "cannot read '\(url.path)': \(error.localizedDescription)",
-                             hint: "check the path and that the file is readable")
+            let problem = InputFile.problem(url.path, error)
+            throw StoreError(.importFailed, problem.message, hint: problem.hint)
         }
         do throws(StoreError) {
             switch Format(fileName: file) {

@@ -97,7 +97,7 @@ enum ModelFiles {
                 throw StoreError(.modelFile, "'\(url.path)' is a directory, not a model file",
                                  hint: "name a .json file, or an Xcode model directory ending in .xcdatamodeld or .xcdatamodel")
             }
-            throw StoreError(.modelFile, "cannot read model file '\(url.path)': \(error.localizedDescription)")
+            throw StoreError(.modelFile, "cannot read model file '\(url.path)': \(InputFile.reason(error))")
         }
     }
 

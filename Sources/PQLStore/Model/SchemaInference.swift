@@ -9,7 +9,7 @@ enum SchemaInference {
                                  [.text(StoreSchema.metadataTable)])
         let isCoreData = tables.contains("Z_PRIMARYKEY") && tables.contains("Z_METADATA")
         var entities: [ModelEntity] = []
-        var foreignKeys: [(table: String, column: String, target: String, targetColumn: String?)] = []
+        var foreignKeys: [(table: String, column: String, target: String, targetColumn: String?, onDelete: String)] = []
         for table in tables where !(isCoreData && (table == "Z_PRIMARYKEY" || table == "Z_METADATA" || table == "Z_MODELCACHE")) {
             let info = try db.prepare("SELECT name, type, \"notnull\", pk, hidden FROM pragma_table_xinfo(?1)")
             try info.bind([.text(table)])
@@ -40,11 +40,13 @@ enum SchemaInference {
                 }
             }
             entities.append(ModelEntity(table, attributes: attributes, table: table, primaryKey: key))
-            for fk in try rows(db, "SELECT \"table\", \"from\", \"to\" FROM pragma_foreign_key_list(?1)", [.text(table)]) {
+            for fk in try rows(db, "SELECT \"table\", \"from\", \"to\", on_delete FROM pragma_foreign_key_list(?1)", [.text(table)]) {
                 guard case .text(let target) = fk[0], case .text(let from) = fk[1] else { continue }
                 var to: String? = nil
                 if case .text(let t) = fk[2] { to = t }
-                foreignKeys.append((table, from, target, to))
+                var onDelete = "NO ACTION"
+                if case .text(let t) = fk[3] { onDelete = t.uppercased() }
+                foreignKeys.append((table, from, target, to, onDelete))
             }
         }
         // Foreign keys become to-one relationships and their to-many inverses.
@@ -61,9 +63,19 @@ enum SchemaInference {
             guard !taken(entities[si], name), !taken(entities[ti], inverse) else { continue }
             entities[si].relationships.append(ModelRelationship(name, to: target.name, inverse: inverse, foreignKeyColumn: fk.column,
                                                                 referencedColumn: referenced))
-            entities[ti].relationships.append(ModelRelationship(inverse, toMany: fk.table, inverse: name, deleteRule: .noAction))
+            entities[ti].relationships.append(ModelRelationship(inverse, toMany: fk.table, inverse: name, deleteRule: deleteRule(fk.onDelete)))
         }
         return try StoreModel(entities)
+    }
+
+    /// The delete rule a foreign key's ON DELETE action asks for. NO ACTION and RESTRICT (what
+    /// SQLite enforces when its foreign keys are on) refuse to delete a row others still link to.
+    static func deleteRule(_ onDelete: String) -> ModelRelationship.DeleteRule {
+        switch onDelete {
+        case "CASCADE": .cascade
+        case "SET NULL": .nullify
+        default: .deny
+        }
     }
 
     /// `customer_id` → `customer`; otherwise the target table's name.

@@ -27,8 +27,19 @@ public struct StoreError: Error, Hashable, Sendable, CustomStringConvertible {
         case invalidValue
         /// A uniqueness or foreign-key rule, or a deny delete rule, refused a change.
         case constraint
-        /// SQLite reported an error.
+        /// SQLite reported an error PQL has no plainer words for (the message says what SQLite said).
         case sqlite
+        /// The file cannot be opened, read or written: missing, a directory, a pipe, no
+        /// permission, a read-only file or directory, an I/O error.
+        case fileAccess
+        /// The file is not an SQLite database (empty, text, another format).
+        case notADatabase
+        /// The file is an SQLite database with damaged pages.
+        case corrupt
+        /// Another connection held a lock for longer than the store waits (``PredicateStore/busyTimeout``).
+        case busy
+        /// The disk is full, or the database reached its size limit: nothing of the change was written.
+        case diskFull
         /// The operation was cancelled (task cancellation or an interrupt).
         case cancelled
         /// A data file (JSON, CSV) could not be imported.

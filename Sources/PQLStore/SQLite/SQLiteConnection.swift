@@ -7,74 +7,111 @@ let sqliteTransient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
 /// One SQLite database connection. Not thread-safe by itself: ``PredicateStore`` confines it.
 final class SQLiteConnection {
+    /// How a connection opens its file.
+    enum Access: Equatable {
+        /// Reads and writes; `create` makes the file when it is missing.
+        case readWrite(create: Bool)
+        /// `SQLITE_OPEN_READONLY`: never writes the database. (On a WAL database SQLite still
+        /// creates the `-wal` and `-shm` files beside it when the directory is writable; see
+        /// ``DatabaseFile/tidy()``.)
+        case readOnly
+        /// `immutable=1`: no locks and no `-shm`, for a WAL database with no write-ahead log in a
+        /// directory PQL cannot write (SQLite could not open it otherwise). Changes another
+        /// process makes while it is open are not seen.
+        case immutable
+
+        var isReadOnly: Bool { self != .readWrite(create: true) && self != .readWrite(create: false) }
+    }
+
     let handle: OpaquePointer
+    /// The path as the user gave it (messages show it).
     let path: String
+    let access: Access
     /// Keyed by the SQL's bytes: under `String` equality two statements naming identifiers that
     /// differ only in Unicode normalization (a table "é" precomposed and another "e" + U+0301)
     /// would share one prepared statement.
     private var statementCache: [ExactText: SQLiteStatement] = [:]
+    private var isClosed = false
     /// Virtual machine instructions between cancellation checks (a few microseconds of work).
     static let progressInterval: Int32 = 4_096
 
-    init(path: String, readOnly: Bool = false, create: Bool = true) throws(StoreError) {
+    init(path: String, access: Access = .readWrite(create: true)) throws(StoreError) {
         var db: OpaquePointer?
-        var flags = readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0))
+        var flags: Int32
+        var filename = path
+        switch access {
+        case .readWrite(let create): flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0)
+        case .readOnly: flags = SQLITE_OPEN_READONLY
+        case .immutable:
+            flags = SQLITE_OPEN_READONLY
+            filename = Self.immutableURI(path)
+        }
         flags |= SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI
-        let rc = sqlite3_open_v2(path, &db, flags, nil)
+        let rc = sqlite3_open_v2(filename, &db, flags, nil)
         guard rc == SQLITE_OK, let db else {
-            let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            let error = db.map { SQLiteErrors.storeError(code: sqlite3_extended_errcode($0), message: String(cString: sqlite3_errmsg($0)),
+                                                         systemError: sqlite3_system_errno($0), path: path, what: "opening the database") }
+                ?? StoreError(.sqlite, "SQLite ran out of memory while opening \(SQLiteErrors.display(path))")
             if let db { sqlite3_close_v2(db) }
-            throw StoreError(.sqlite, "cannot open database '\(path)': \(message)",
-                             hint: readOnly || !create ? "check that the file exists and is an SQLite database" : "check the directory exists and is writable")
+            throw error
         }
         handle = db
         self.path = path
+        self.access = access
         sqlite3_extended_result_codes(db, 1)
-        SQLiteFunctions.register(on: db)
-        sqlite3_busy_timeout(db, 5_000)
+        do { try SQLiteFunctions.register(on: db) } catch {
+            close()
+            throw error
+        }
+        sqlite3_busy_timeout(db, SQLiteErrors.busyTimeoutMilliseconds)
         // Swift task cancellation reaches a running statement: every few thousand virtual
         // machine steps SQLite asks, and a cancelled task's statement stops with
         // SQLITE_INTERRUPT (a `.cancelled` StoreError). The check reads the current task from
         // the thread the statement runs on, which is the task's own.
         sqlite3_progress_handler(db, Self.progressInterval, { _ in Task.isCancelled ? 1 : 0 }, nil)
         // A file that is not a database fails here rather than at the first query.
-        do { try execute("SELECT count(*) FROM sqlite_schema") } catch {
-            sqlite3_close_v2(db)
-            throw StoreError(.sqlite, "'\(path)' is not a usable SQLite database: \(error.message)",
-                             hint: "open an SQLite 3 database file, or a new path to create one")
+        do { try execute("SELECT count(*) FROM sqlite_schema", what: "opening the database") } catch {
+            close()
+            throw error
         }
     }
 
-    deinit {
+    /// `file:` URI for `immutable=1` (an absolute path, percent-encoded as SQLite's URI rules need).
+    static func immutableURI(_ path: String) -> String {
+        let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
+        var allowed = CharacterSet.urlPathAllowed
+        allowed.remove(charactersIn: "?#%")
+        return "file://" + (absolute.addingPercentEncoding(withAllowedCharacters: allowed) ?? absolute) + "?immutable=1"
+    }
+
+    deinit { close() }
+
+    /// Finalizes the cached statements and closes the connection (also at deinit).
+    func close() {
+        guard !isClosed else { return }
+        isClosed = true
         statementCache.removeAll()
         sqlite3_close_v2(handle)
     }
 
     var lastError: String { String(cString: sqlite3_errmsg(handle)) }
 
-    func error(_ rc: Int32, _ what: String) -> StoreError {
-        let message = lastError
-        switch rc & 0xFF {
-        case SQLITE_INTERRUPT:
-            return StoreError(.cancelled, "\(what) was interrupted")
-        case SQLITE_CONSTRAINT:
-            return StoreError(.constraint, "\(what) violates a constraint: \(message)",
-                              hint: "check unique attributes, non-optional attributes and relationships")
-        default:
-            if let e = SQLiteFunctions.evaluationError(message) { return StoreError(evaluation: e) }
-            return StoreError(.sqlite, "\(what) failed: \(message)")
-        }
+    /// The error for a failed call, in plain words (see ``SQLiteErrors``).
+    func error(_ rc: Int32, _ what: String, message: String? = nil) -> StoreError {
+        SQLiteErrors.storeError(code: rc, message: message ?? lastError, systemError: sqlite3_system_errno(handle),
+                                path: path, what: what, readOnly: access.isReadOnly)
     }
 
     /// Runs SQL without results (DDL, pragmas, transaction control).
-    func execute(_ sql: String) throws(StoreError) {
+    func execute(_ sql: String, what: String = "the change") throws(StoreError) {
         var message: UnsafeMutablePointer<CChar>?
         let rc = sqlite3_exec(handle, sql, nil, nil, &message)
         if rc != SQLITE_OK {
             let text = message.map { String(cString: $0) } ?? lastError
             sqlite3_free(message)
-            if rc & 0xFF == SQLITE_INTERRUPT { throw StoreError(.cancelled, "the statement was interrupted") }
-            throw StoreError(.sqlite, "SQL failed: \(text)", source: sql)
+            // sqlite3_exec returns the primary code; the connection keeps the extended one.
+            let code = sqlite3_extended_errcode(handle) & 0xFF == rc & 0xFF ? sqlite3_extended_errcode(handle) : rc
+            throw error(code, what, message: text)
         }
     }
 
@@ -82,11 +119,19 @@ final class SQLiteConnection {
     static let libraryVersion = String(cString: sqlite3_libversion())
 
     /// A prepared statement; `cached` statements are kept and reset for reuse.
+    ///
+    /// A cached statement still stepping (a fetch whose `forEach` body runs the same query on
+    /// the same connection, as inside a transaction or on an in-memory store) is not reset
+    /// under its reader: the inner call gets a statement of its own, finalized after use.
     func prepare(_ sql: String, cached: Bool = false) throws(StoreError) -> SQLiteStatement {
         let key = ExactText(sql)
+        var cached = cached
         if cached, let s = statementCache[key] {
-            s.reset()
-            return s
+            if !s.isBusy {
+                s.reset()
+                return s
+            }
+            cached = false
         }
         var stmt: OpaquePointer?
         let rc = sqlite3_prepare_v3(handle, sql, -1, cached ? UInt32(SQLITE_PREPARE_PERSISTENT) : 0, &stmt, nil)
@@ -99,7 +144,7 @@ final class SQLiteConnection {
                                  hint: "flatten it: fewer nested functions, operators and TERNARYs (AND and OR take any number of operands); SQLite 3.46 and later parse deeper SQL",
                                  source: sql)
             }
-            throw StoreError(.sqlite, "cannot prepare SQL: \(message)", source: sql)
+            throw error(sqlite3_extended_errcode(handle), "the query", message: message)
         }
         let s = SQLiteStatement(stmt, connection: self)
         if cached { statementCache[key] = s }
@@ -155,15 +200,27 @@ final class SQLiteStatement {
 
     var sql: String { sqlite3_sql(handle).map { String(cString: $0) } ?? "" }
 
+    /// Whether it has stepped and has neither finished nor been reset: someone is reading its rows.
+    var isBusy: Bool { sqlite3_stmt_busy(handle) != 0 }
+
     func reset() {
         sqlite3_reset(handle)
         sqlite3_clear_bindings(handle)
     }
 
-    func bind(_ values: [SQLValue]) throws(StoreError) {
-        // Compiled fragments that folded away (a member of another kind) leave unused slots.
+    /// Binds `values` to ?1, ?2, …: as many as the statement takes, so that a value never goes
+    /// missing (SQLite would read NULL) or is left over unnoticed.
+    ///
+    /// `foldedAllowed`: SQL compiled from a predicate may have values to spare, after its last
+    /// placeholder: the compiler binds each constant as it meets it, and a term that then folds
+    /// away (an `IN` member of another kind than the key) leaves its value unused.
+    func bind(_ values: [SQLValue], foldedAllowed: Bool = false) throws(StoreError) {
         let count = Int(sqlite3_bind_parameter_count(handle))
-        for (i, v) in values.enumerated() where i < count { try bind(v, at: Int32(i + 1)) }
+        guard values.count == count || (foldedAllowed && values.count > count) else {
+            throw StoreError(.sqlite, "internal error: a statement takes \(count) values but \(values.count) were given",
+                             hint: "please report this with the predicate", source: sql)
+        }
+        for (i, v) in values.prefix(count).enumerated() { try bind(v, at: Int32(i + 1)) }
     }
 
     func bind(_ value: SQLValue, at index: Int32) throws(StoreError) {
@@ -204,16 +261,16 @@ final class SQLiteStatement {
         case SQLITE_ROW: return true
         case SQLITE_DONE: return false
         default:
-            let e = connection.error(rc, "the query")
+            let e = connection.error(rc, sqlite3_stmt_readonly(handle) != 0 ? "the query" : "the change")
             sqlite3_reset(handle)
             throw e
         }
     }
 
     /// Runs a statement without results.
-    func run(_ values: [SQLValue] = []) throws(StoreError) {
+    func run(_ values: [SQLValue] = [], foldedAllowed: Bool = false) throws(StoreError) {
         sqlite3_reset(handle)
-        try bind(values)
+        try bind(values, foldedAllowed: foldedAllowed)
         while try step() {}
     }
 

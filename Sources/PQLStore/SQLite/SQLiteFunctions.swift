@@ -14,27 +14,47 @@ enum SQLiteFunctions {
     /// as evaluation errors rather than as SQLite failures.
     static let errorPrefix = "pql: "
 
-    static func register(on db: OpaquePointer) {
+    /// Registers the functions and collations on a new connection; a failure (out of memory,
+    /// a name SQLite refuses) is an error rather than a connection that lacks them.
+    static func register(on db: OpaquePointer) throws(StoreError) {
         let flags = SQLITE_UTF8 | SQLITE_DETERMINISTIC
-        sqlite3_create_function_v2(db, "pql_compare", 6, flags, nil, compareFunction, nil, nil, nil)
-        sqlite3_create_function_v2(db, "pql_between", 7, flags, nil, betweenFunction, nil, nil, nil)
-        sqlite3_create_function_v2(db, "pql_search", 4, flags, nil, searchFunction, nil, nil, nil)
-        sqlite3_create_function_v2(db, "pql_search", 6, flags, nil, searchFunction, nil, nil, nil)
-        // Not deterministic: SQLite must call it, and so evaluate its arguments, on every row.
-        sqlite3_create_function_v2(db, "pql_decided", -1, SQLITE_UTF8, nil, decidedFunction, nil, nil, nil)
-        sqlite3_create_function_v2(db, "pql_prefix_ci", 3, flags, nil, prefixFunction, nil, nil, nil)
-        sqlite3_create_function_v2(db, "pql_fn", -1, SQLITE_UTF8, nil, functionFunction, nil, nil, nil)
-        sqlite3_create_function_v2(db, "pql_cast", 3, flags, nil, castFunction, nil, nil, nil)
-        sqlite3_create_function_v2(db, "pql_fold", 2, flags, nil, foldFunction, nil, nil, nil)
-        sqlite3_create_function_v2(db, "pql_values", -1, flags, nil, valuesFunction, nil, nil, nil)
+        let functions: [(String, Int32, Int32, @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Void)] = [
+            ("pql_compare", 6, flags, compareFunction),
+            ("pql_between", 7, flags, betweenFunction),
+            ("pql_search", 4, flags, searchFunction),
+            ("pql_search", 6, flags, searchFunction),
+            // Not deterministic: SQLite must call it, and so evaluate its arguments, on every row.
+            ("pql_decided", -1, SQLITE_UTF8, decidedFunction),
+            ("pql_prefix_ci", 3, flags, prefixFunction),
+            ("pql_fn", -1, SQLITE_UTF8, functionFunction),
+            ("pql_cast", 3, flags, castFunction),
+            ("pql_fold", 2, flags, foldFunction),
+            ("pql_values", -1, flags, valuesFunction),
+        ]
+        for (name, arity, functionFlags, body) in functions {
+            let rc = sqlite3_create_function_v2(db, name, arity, functionFlags, nil, body, nil, nil, nil)
+            guard rc == SQLITE_OK else { throw registrationError(name, rc, db) }
+        }
         for (i, operation) in SharedSemantics.Aggregate.Operation.allCases.enumerated() {
             // The operation travels as the function's user data: xFinal has no arguments, and
             // an empty collection's result depends on it.
-            sqlite3_create_function_v2(db, aggregateName(operation), 2, flags, UnsafeMutableRawPointer(bitPattern: i + 1),
-                                       nil, aggregateStep, aggregateFinal, nil)
+            let name = aggregateName(operation)
+            let rc = sqlite3_create_function_v2(db, name, 2, flags, UnsafeMutableRawPointer(bitPattern: i + 1),
+                                                nil, aggregateStep, aggregateFinal, nil)
+            guard rc == SQLITE_OK else { throw registrationError(name, rc, db) }
         }
-        sqlite3_create_collation_v2(db, "PQL_NOCASE", SQLITE_UTF8, nil, nocaseCollation, nil)
-        sqlite3_create_collation_v2(db, "PQL_LOCALIZED", SQLITE_UTF8, nil, localizedCollation, nil)
+        let collations: [(String, @convention(c) (UnsafeMutableRawPointer?, Int32, UnsafeRawPointer?, Int32, UnsafeRawPointer?) -> Int32)] = [
+            ("PQL_NOCASE", nocaseCollation), ("PQL_LOCALIZED", localizedCollation),
+        ]
+        for (name, compare) in collations {
+            let rc = sqlite3_create_collation_v2(db, name, SQLITE_UTF8, nil, compare, nil)
+            guard rc == SQLITE_OK else { throw registrationError(name, rc, db) }
+        }
+    }
+
+    private static func registrationError(_ name: String, _ rc: Int32, _ db: OpaquePointer) -> StoreError {
+        StoreError(.sqlite, "SQLite refused PQL's SQL function \(name) (\(String(cString: sqlite3_errstr(rc))))",
+                   hint: "PQL needs SQLite 3.31 or later built with user-defined functions")
     }
 
     /// The SQL name of the aggregate that computes `operation` (value, kind tag) → value.

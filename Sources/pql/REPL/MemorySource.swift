@@ -12,13 +12,14 @@ final class MemorySource: QuerySource {
     /// Keys in the order they first appear, with the kind of their first non-nil value.
     let keys: [(name: String, type: String)]
 
-    init(url: URL) throws {
+    /// `data`: the contents when they were read already (a pipe, which cannot be read twice).
+    init(url: URL, data: Data? = nil) throws {
         let file = url.lastPathComponent
         var stem = url.deletingPathExtension().lastPathComponent
         if stem.hasSuffix(".csv") { stem = String(stem.dropLast(4)) }
         let cleaned = String(stem.unicodeScalars.map { CharacterSet.alphanumerics.contains($0) || $0 == "_" ? Character($0) : "_" })
         name = cleaned.isEmpty || cleaned.first!.isNumber ? "Row" + cleaned : cleaned
-        records = try Self.read(url)
+        records = try Self.read(url, data: data)
         var seen: [String: Int] = [:]
         var keys: [(name: String, type: String)] = []
         for r in records {
@@ -37,10 +38,11 @@ final class MemorySource: QuerySource {
         title = "\(file): \(records.count.formatted()) rows in memory"
     }
 
-    private static func read(_ url: URL) throws -> [PredicateValue] {
+    private static func read(_ url: URL, data given: Data?) throws -> [PredicateValue] {
         let file = url.lastPathComponent.lowercased()
-        guard let data = FileManager.default.contents(atPath: url.path) else {
-            throw ReplError("cannot read \(url.path)", hint: "check the path and that the file is readable")
+        let data: Data
+        if let given { data = given } else {
+            do { data = try InputFile.read(url.path) } catch { throw ReplError(error.message, hint: error.hint) }
         }
         if file.hasSuffix(".plist") {
             let object: Any

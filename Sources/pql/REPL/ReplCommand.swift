@@ -66,6 +66,7 @@ struct ReplCommand: ParsableCommand {
             LineEditor.installInterruptHandler { _ in InterruptFlag.raise() }
             editor.completer = { line, cursor in ReplCompletion(session: session).complete(line, cursor: cursor) }
             session.output(session.banner + "\n")
+            if let problem = editor.historyProblem { Output.error("pql: \(problem) (set PQL_HISTORY to a file, or use --no-history)") }
             loop: while true {
                 switch editor.read(prompt: session.prompt) {
                 case .line(let line):

@@ -169,19 +169,26 @@ final class ReplSession {
     /// connection objects themselves).
     func interruptible<T>(_ body: () throws -> T) throws -> T {
         InterruptFlag.clear()
-        let done = Watch()
+        let done = DispatchSemaphore(value: 0), finished = DispatchSemaphore(value: 0)
         let target = InterruptTarget(source)
         let watcher = Thread {
-            while !done.isSet {
+            // Woken at once when the query ends, so that it lets go of the source before this
+            // call returns (a store closed later than the REPL's exit would not tidy its files).
+            while done.wait(timeout: .now() + .milliseconds(10)) == .timedOut {
                 if InterruptFlag.isRaised {
-                    target.source.interrupt()
-                    return
+                    target.interrupt()
+                    _ = done.wait(timeout: .distantFuture)
+                    break
                 }
-                usleep(10_000)
             }
+            finished.signal()
         }
         watcher.start()
-        defer { done.set() }
+        defer {
+            done.signal()
+            finished.wait()
+            target.release()
+        }
         let result = try body()
         if InterruptFlag.isRaised { throw ReplError("interrupted") }
         return result
@@ -189,16 +196,13 @@ final class ReplSession {
 }
 
 /// The source a watcher thread may interrupt: `QuerySource.interrupt()` is the one call made
-/// from another thread (SQLite's `sqlite3_interrupt` is meant for exactly that).
+/// from another thread (SQLite's `sqlite3_interrupt` is meant for exactly that). Released when
+/// the query ends, so the thread, which may outlive the call by a moment, does not keep the
+/// source open.
 final class InterruptTarget: @unchecked Sendable {
-    let source: QuerySource
-    init(_ source: QuerySource) { self.source = source }
-}
-
-/// A flag one thread sets and another polls.
-final class Watch: @unchecked Sendable {
     private let lock = NSLock()
-    private var value = false
-    var isSet: Bool { lock.withLock { value } }
-    func set() { lock.withLock { value = true } }
+    private var source: QuerySource?
+    init(_ source: QuerySource) { self.source = source }
+    func interrupt() { lock.withLock { source?.interrupt() } }
+    func release() { lock.withLock { source = nil } }
 }

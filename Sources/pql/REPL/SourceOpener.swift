@@ -10,7 +10,7 @@ enum SourceOpener {
                 // The first run builds the store from the shipped CSV files: say why it waits.
                 Output.error("building the demo database in \(DemoDatabase.defaultPath) (first run only, a few seconds)…")
             }
-            let store = try DemoDatabase.open()
+            let store = try DemoDatabase.open(readOnly: true)
             return StoreSource(store: store, title: "the nycflights13 demo (flights from New York City in 2013)")
         }
         let expanded = (path as NSString).expandingTildeInPath
@@ -19,8 +19,10 @@ enum SourceOpener {
             throw ReplError("no file at '\(path)'", hint: "check the path; `:demo:` opens the demo database")
         }
         if isDirectory.boolValue { throw ReplError("'\(path)' is a directory", hint: "open a database or data file in it") }
+        if !isRegularFile(expanded) { return try openStream(path, expanded) }
         if isSQLite(expanded) {
-            return StoreSource(store: try PredicateStore(path: expanded), title: "\(path) (SQLite)")
+            // The REPL only reads: the file, its journal mode and its directory stay as they were.
+            return StoreSource(store: try PredicateStore(path: expanded, readOnly: true), title: "\(path) (SQLite)")
         }
         let lower = expanded.lowercased()
         let known = [".json", ".jsonl", ".ndjson", ".csv", ".zip", ".plist"]
@@ -28,6 +30,31 @@ enum SourceOpener {
             throw ReplError("cannot tell what '\(path)' holds", hint: "pql opens SQLite databases and .json, .jsonl, .ndjson, .csv, .csv.zip and .plist files")
         }
         return try MemorySource(url: URL(fileURLWithPath: expanded))
+    }
+
+    /// A pipe, a FIFO or process substitution (`pql <(gunzip -c people.json.gz)`): read once,
+    /// to its end, as JSON or JSON Lines (the kinds a stream can be told apart by its first
+    /// byte); SQLite needs a file it can seek in.
+    static func openStream(_ path: String, _ expanded: String) throws -> QuerySource {
+        let data: Data
+        do { data = try InputFile.read(expanded) } catch { throw ReplError(error.message, hint: error.hint) }
+        if data.starts(with: Data("SQLite format 3\u{0}".utf8)) {
+            throw ReplError("'\(path)' is a pipe holding an SQLite database, which SQLite can only read from a file",
+                            hint: "save it to a file and open that")
+        }
+        let first = data.first { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }
+        let lower = expanded.lowercased()
+        guard first == UInt8(ascii: "[") || first == UInt8(ascii: "{") || lower.hasSuffix(".json") || lower.hasSuffix(".jsonl") || lower.hasSuffix(".ndjson") else {
+            throw ReplError("cannot tell what '\(path)' holds: it is not a regular file, and pql reads only JSON arrays and JSON Lines from a pipe or device",
+                            hint: "save CSV, property lists and SQLite databases to a file and open that")
+        }
+        let name = lower.hasSuffix(".json") || lower.hasSuffix(".jsonl") || lower.hasSuffix(".ndjson") ? expanded : expanded + ".json"
+        return try MemorySource(url: URL(fileURLWithPath: name), data: data)
+    }
+
+    static func isRegularFile(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
     }
 
     /// SQLite files start with "SQLite format 3" and a NUL.

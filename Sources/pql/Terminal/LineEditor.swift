@@ -38,8 +38,14 @@ final class LineEditor {
     /// of names helps nobody.
     static let listLimit = 100
 
+    /// The largest history file read: 1,000 lines of long predicates fit many times over; a
+    /// larger file is not PQL's history and is neither read nor overwritten.
+    static let historyByteLimit = 4 << 20
+
     private let editor: OpaquePointer
     private let historyFile: URL?
+    /// Why the history file is not used, when it is not (for the REPL to say once).
+    private(set) var historyProblem: String?
 
     /// Called on TAB. Without one, TAB inserts a tab.
     ///
@@ -56,10 +62,41 @@ final class LineEditor {
     init?(program: String, historyFile: URL?) {
         guard Self.isTerminal, let editor = pql_editor_open(program, nil, nil, nil) else { return nil }
         self.editor = editor
-        self.historyFile = historyFile
         pql_editor_history_set_size(editor, Int32(Self.historyLimit))
-        if let historyFile, FileManager.default.fileExists(atPath: historyFile.path) {
-            _ = pql_editor_history_load(editor, historyFile.path)
+        // Only a regular file of a sane size is read (libedit would read /dev/zero or a FIFO
+        // forever, and write into a FIFO until a reader came), else the session keeps none.
+        var usable = historyFile
+        if let path = historyFile?.path {
+            switch Self.historyFileState(path) {
+            case .missing: break
+            case .usable: _ = pql_editor_history_load(editor, path)
+            case .unusable(let reason):
+                usable = nil
+                historyProblem = "not keeping history in \(path): \(reason)"
+            }
+        }
+        self.historyFile = usable
+    }
+
+    enum HistoryFileState: Equatable {
+        case missing, usable
+        case unusable(String)
+    }
+
+    /// Whether `path` can be PQL's history file: absent (it will be created), or a regular file
+    /// no larger than ``historyByteLimit``.
+    static func historyFileState(_ path: String) -> HistoryFileState {
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            return errno == ENOENT ? .missing : .unusable(String(cString: strerror(errno)).lowercased())
+        }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG:
+            return Int(info.st_size) > historyByteLimit ? .unusable("it holds \(Int(info.st_size) >> 20) MiB, more than a history file (\(historyByteLimit >> 20) MiB)") : .usable
+        case S_IFDIR: return .unusable("it is a directory")
+        case S_IFIFO: return .unusable("it is a pipe, not a regular file")
+        case S_IFCHR, S_IFBLK: return .unusable("it is a device, not a regular file")
+        default: return .unusable("it is not a regular file")
         }
     }
 
@@ -99,6 +136,8 @@ final class LineEditor {
         guard let historyFile else { return }
         try? FileManager.default.createDirectory(at: historyFile.deletingLastPathComponent(),
                                                  withIntermediateDirectories: true)
+        // Checked again: the path may have become something else since the session began.
+        if case .unusable = Self.historyFileState(historyFile.path) { return }
         _ = pql_editor_history_save(editor, historyFile.path)
     }
 
