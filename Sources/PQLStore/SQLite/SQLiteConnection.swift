@@ -67,8 +67,11 @@ final class SQLiteConnection {
         // Swift task cancellation reaches a running statement: every few thousand virtual
         // machine steps SQLite asks, and a cancelled task's statement stops with
         // SQLITE_INTERRUPT (a `.cancelled` StoreError). The check reads the current task from
-        // the thread the statement runs on, which is the task's own.
-        sqlite3_progress_handler(db, Self.progressInterval, { _ in Task.isCancelled ? 1 : 0 }, nil)
+        // the thread the statement runs on, which is the task's own. The same steps count
+        // against the limits of the fetch running on that thread (EvaluationLimits.maxSteps).
+        sqlite3_progress_handler(db, Self.progressInterval, { _ in
+            EvaluationBudget.sqliteProgress(Int(SQLiteConnection.progressInterval)) ? 0 : 1
+        }, nil)
         // A file that is not a database fails here rather than at the first query.
         do { try execute("SELECT count(*) FROM sqlite_schema", what: "opening the database") } catch {
             close()
@@ -172,11 +175,14 @@ final class SQLiteConnection {
             try execute(nested ? "RELEASE \(name)" : "COMMIT")
             return result
         } catch {
-            if nested {
-                try? execute("ROLLBACK TO \(name)")
-                try? execute("RELEASE \(name)")
-            } else if isInTransaction {
-                try? execute("ROLLBACK")
+            // Even when the transaction stopped at a limit of its query, undoing it must run.
+            EvaluationBudget.outside {
+                if nested {
+                    try? execute("ROLLBACK TO \(name)")
+                    try? execute("RELEASE \(name)")
+                } else if isInTransaction {
+                    try? execute("ROLLBACK")
+                }
             }
             throw error
         }

@@ -1,5 +1,6 @@
 import CSQLite
 import Foundation
+import PQL
 
 /// SQLite's result codes in plain words. What reaches a user is a ``StoreError`` whose kind
 /// says what went wrong and whose hint says what to do; SQLite's own text appears only for
@@ -40,6 +41,8 @@ enum SQLiteErrors {
         let reason = systemError == 0 ? nil : String(cString: strerror(systemError))
         switch code & 0xFF {
         case SQLITE_INTERRUPT:
+            // The progress handler stops a statement that ran past its query's step limit.
+            if let e = EvaluationBudget.current?.exceeded { return StoreError(evaluation: e) }
             return StoreError(.cancelled, "\(what) was interrupted")
         case SQLITE_CONSTRAINT:
             return constraint(code: code, message: message, what: what)
