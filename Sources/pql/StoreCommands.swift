@@ -30,8 +30,10 @@ struct ImportCommand: ParsableCommand {
         discussion: """
         Creates STORE if it does not exist, and the entity if the store's model lacks it, with
         attribute types inferred from the data (integers, doubles, booleans, ISO-8601 dates,
-        strings). In CSV, NA and empty fields are NULL. All rows are written in one
-        transaction: on any error, none are.
+        strings; no number is rounded). In CSV, NA and empty fields are NULL. The file is read
+        as a stream, twice (types, then rows), in bounded memory whatever its size. The rows,
+        the new entity and the store's model are written in one transaction: on any error,
+        none are, and a store the import created is removed.
 
         Examples:
           pql import flights.sqlite airports.csv --entity Airport
@@ -52,22 +54,32 @@ struct ImportCommand: ParsableCommand {
         guard FileManager.default.fileExists(atPath: file) else {
             throw UserFacingError(text: "error: cannot read \(file): no such file")
         }
+        let created = !FileManager.default.fileExists(atPath: store)
         do {
-            let table = try ImportTable.read(contentsOf: URL(fileURLWithPath: file))
-            let s: PredicateStore
-            if FileManager.default.fileExists(atPath: store) {
-                s = try PredicateStore(path: store)
-            } else {
-                s = try PredicateStore(path: store, model: try StoreModel([]))
-            }
             let start = Date()
-            let n = try s.importTable(table, into: entity)
+            let source = try ImportSource(contentsOf: URL(fileURLWithPath: file))
+            // The first pass checks the whole file before a store is created for it.
+            let columns = try source.inferColumns()
+            let n = try Self.load(source, columns, into: store, entity: entity, creating: created)
             let seconds = Date().timeIntervalSince(start)
             let rate = seconds > 0 ? Int(Double(n) / seconds) : n
-            Output.error("imported \(n) rows into \(entity) (\(table.columns.count) attributes) in \(String(format: "%.2f", seconds)) s, \(rate) rows/s")
+            Output.error("imported \(n) rows into \(entity) (\(columns.names.count) attributes) in \(String(format: "%.2f", seconds)) s, \(rate) rows/s")
         } catch {
+            if created { Self.remove(store) }
             throw error.userFacing
         }
+    }
+
+    /// Opens (or creates) the store and imports; the store is closed on return, so that a
+    /// failed import's new file can be removed.
+    private static func load(_ source: ImportSource, _ columns: ImportColumns, into path: String, entity: String, creating: Bool) throws(StoreError) -> Int {
+        let s = creating ? try PredicateStore(path: path, model: try StoreModel([])) : try PredicateStore(path: path)
+        return try s.importFile(source, into: entity, columns: columns)
+    }
+
+    /// Removes a store file and SQLite's companions of it.
+    private static func remove(_ path: String) {
+        for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: path + suffix) }
     }
 }
 
