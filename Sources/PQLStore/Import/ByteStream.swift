@@ -82,8 +82,8 @@ final class ReadBuffer {
 
     init(_ stream: ByteStream, maxRecordBytes: Int) {
         self.stream = stream
-        self.maxRecordBytes = max(1, maxRecordBytes)
-        capacity = Self.chunk
+        self.maxRecordBytes = max(16, maxRecordBytes)
+        capacity = min(Self.chunk, self.maxRecordBytes)
         base = .allocate(capacity: capacity)
     }
 
@@ -100,8 +100,9 @@ final class ReadBuffer {
             start = 0
         }
         if end == capacity {
-            guard end < maxRecordBytes else { throw tooLong() }
-            let grown = min(capacity * 2, maxRecordBytes + Self.chunk)
+            // The window is one unfinished record: it may grow to the record limit.
+            guard capacity < maxRecordBytes else { throw tooLong() }
+            let grown = min(capacity * 2, maxRecordBytes)
             let new = UnsafeMutablePointer<UInt8>.allocate(capacity: grown)
             new.update(from: base, count: end)
             base.deallocate()

@@ -81,6 +81,9 @@ package final class CSVReader {
 
     package var columnCount: Int { header.count }
 
+    /// The bytes the reader holds at most so far (a megabyte, unless a record needed more).
+    package var bufferCapacity: Int { buffer.capacity }
+
     /// The start of the buffer the cells point into (valid until the next `next()`).
     var base: UnsafeMutablePointer<UInt8> { buffer.base }
 

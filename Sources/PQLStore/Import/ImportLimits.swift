@@ -17,7 +17,7 @@ public struct ImportLimits: Sendable, Hashable {
     /// 100). Text and CSV files compress 3 to 20 times; a ZIP bomb grows up to 1,032 times.
     public var maxCompressionRatio: Int
     /// The longest record an import holds in memory at once: a CSV row with its quoted fields,
-    /// one JSON object (default 64 MiB).
+    /// one JSON object (default 16 MiB).
     public var maxRecordBytes: Int
 
     /// Limits with the given values; the defaults suit any ordinary data file.
@@ -25,7 +25,7 @@ public struct ImportLimits: Sendable, Hashable {
     /// ```swift
     /// let strict = ImportLimits(maxUnzippedBytes: 100 << 20, maxCompressionRatio: 20)
     /// ```
-    public init(maxUnzippedBytes: Int = 1 << 30, maxCompressionRatio: Int = 100, maxRecordBytes: Int = 64 << 20) {
+    public init(maxUnzippedBytes: Int = 1 << 30, maxCompressionRatio: Int = 100, maxRecordBytes: Int = 16 << 20) {
         self.maxUnzippedBytes = maxUnzippedBytes
         self.maxCompressionRatio = maxCompressionRatio
         self.maxRecordBytes = maxRecordBytes

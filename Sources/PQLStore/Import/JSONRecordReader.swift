@@ -39,6 +39,9 @@ package final class JSONRecordReader {
         limit = limits.maxRecordBytes
     }
 
+    /// The bytes the reader holds at most so far (a megabyte, unless a record needed more).
+    package var bufferCapacity: Int { buffer.capacity }
+
     static let hint = "import needs a JSON array of objects, or one object per line (JSON Lines)"
 
     private func error(_ message: String) -> StoreError {
@@ -46,7 +49,7 @@ package final class JSONRecordReader {
     }
 
     private func tooLong() -> StoreError {
-        StoreError(.importFailed, "JSON line \(line), column \(column): record \(recordNumber + 1) runs past \(limit) bytes",
+        StoreError(.importFailed, "JSON line \(line), column \(column): record \(recordNumber) runs past \(limit) bytes",
                    hint: "close every string and bracket (an unclosed one makes the rest of the file one value), or raise ImportLimits.maxRecordBytes")
     }
 
