@@ -197,8 +197,11 @@ public final class PredicateStore: @unchecked Sendable {
         let s = try connection.prepare("SELECT value FROM \(SQLIdentifier.quote(StoreSchema.metadataTable)) WHERE key = 'model'")
         guard try s.step(), case .blob(let data) = s.value(0) else { return nil }
         do { return try StoreModel(json: data) } catch {
+            // An earlier PQL saved models whose names SQLite cannot tell apart (Person, person).
             throw StoreError(.modelFile, "the model saved in this store cannot be read: \(error.message)",
-                             hint: "the file may come from a newer PQL")
+                             hint: error.kind == .invalidModel
+                                 ? "the saved model is inconsistent (an earlier PQL may have saved it); open the file with a model of your own, PredicateStore(path:model:)"
+                                 : "the file may come from a newer PQL")
         }
     }
 
