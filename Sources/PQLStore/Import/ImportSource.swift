@@ -56,8 +56,8 @@ public struct ImportLocation: Sendable, Hashable, CustomStringConvertible {
 /// about a megabyte; ``ImportLimits`` bound the record and what a ZIP entry may unzip to.
 /// Errors are ``StoreError``s of kind `importFailed` naming the file, and the line or record.
 ///
-/// Type rules: CSV cells are text, typed as ``ImportTable/csv(_:)`` describes; JSON values are
-/// typed as written (``ImportTable/json(_:)``). In both, no number is rounded: a column of
+/// Type rules: CSV cells are text, typed as ``ImportTable/csv(_:limits:)`` describes; JSON values are
+/// typed as written (``ImportTable/json(_:limits:)``). In both, no number is rounded: a column of
 /// integers and fractions is `double` only when a double holds each of its integers exactly,
 /// else `integer64` when every number is whole, else text; integers beyond 64 bits are text
 /// (JSON: beyond 38 digits an error), and a JSON number beyond a double's range is an error.

@@ -5,7 +5,7 @@ import PQL
 ///
 /// For small files, tests and the REPL's in-memory sources. Imports into a store should not
 /// hold the rows: ``PredicateStore/importFile(_:into:columns:)`` streams an ``ImportSource``
-/// in bounded memory, with the same type rules (see ``csv(_:)`` and ``json(_:)``).
+/// in bounded memory, with the same type rules (see ``csv(_:limits:)`` and ``json(_:limits:)``).
 /// `optional[i]` is true when column `i` has a NULL (or, in JSON, a record without the key);
 /// `rows[r][i]` is `.null` there, and otherwise a value of `types[i]`: `.int` for
 /// `integer64`, `.double`, `.bool`, `.date` or `.string`.
@@ -58,7 +58,7 @@ public struct ImportTable: Sendable, Hashable {
 // MARK: - Text cells
 
 extension ImportTable {
-    /// Types text cells the way CSV import does (see ``csv(_:)``): nil is NULL, and each
+    /// Types text cells the way CSV import does (see ``csv(_:limits:)``): nil is NULL, and each
     /// column gets the narrowest of integer64, double, boolean, date and string that fits.
     ///
     /// For callers that split text themselves (a TSV, a spreadsheet export, a test):
