@@ -32,8 +32,10 @@ struct ImportCommand: ParsableCommand {
         discussion: """
         Creates STORE if it does not exist, and the entity if the store's model lacks it, with
         attribute types inferred from the data (integers, doubles, booleans, ISO-8601 dates,
-        strings). In CSV, NA and empty fields are NULL. All rows are written in one
-        transaction: on any error, none are.
+        strings; no number is rounded). In CSV, NA and empty fields are NULL. The file is read
+        as a stream, twice (types, then rows), in bounded memory whatever its size. The rows,
+        the new entity and the store's model are written in one transaction: on any error,
+        none are, and a store the import created is removed.
 
         Examples:
           pql import flights.sqlite airports.csv --entity Airport
@@ -54,24 +56,36 @@ struct ImportCommand: ParsableCommand {
         guard FileManager.default.fileExists(atPath: file) else {
             throw UserFacingError(text: "error: cannot read \(file): no such file")
         }
+        let created = !FileManager.default.fileExists(atPath: store)
+        // An empty file is a new store too (`touch s.sqlite` first); a failed import leaves it empty.
+        let size = (try? FileManager.default.attributesOfItem(atPath: store)[.size] as? Int) ?? nil
+        let wasEmpty = !created && size == 0
         do {
-            let table = try ImportTable.read(contentsOf: URL(fileURLWithPath: file))
-            let s: PredicateStore
-            // An empty file is a new store (`touch s.sqlite` first): opening it as an existing one is an error.
-            let size = (try? FileManager.default.attributesOfItem(atPath: store)[.size] as? Int) ?? nil
-            if FileManager.default.fileExists(atPath: store), size != 0 {
-                s = try PredicateStore(path: store)
-            } else {
-                s = try PredicateStore(path: store, model: try StoreModel([]))
-            }
             let start = Date()
-            let n = try s.importTable(table, into: entity)
+            let source = try ImportSource(contentsOf: URL(fileURLWithPath: file))
+            // The first pass checks the whole file before a store is created for it.
+            let columns = try source.inferColumns()
+            let n = try Self.load(source, columns, into: store, entity: entity, creating: created || wasEmpty)
             let seconds = Date().timeIntervalSince(start)
             let rate = seconds > 0 ? Int(Double(n) / seconds) : n
-            Output.error("imported \(n) rows into \(entity) (\(table.columns.count) attributes) in \(String(format: "%.2f", seconds)) s, \(rate) rows/s")
+            Output.error("imported \(n) rows into \(entity) (\(columns.names.count) attributes) in \(String(format: "%.2f", seconds)) s, \(rate) rows/s")
         } catch {
+            if created || wasEmpty { Self.remove(store) }
+            if wasEmpty { FileManager.default.createFile(atPath: store, contents: nil) }
             throw error.userFacing
         }
+    }
+
+    /// Opens (or creates) the store and imports; the store is closed on return, so that a
+    /// failed import's new file can be removed.
+    private static func load(_ source: ImportSource, _ columns: ImportColumns, into path: String, entity: String, creating: Bool) throws(StoreError) -> Int {
+        let s = creating ? try PredicateStore(path: path, model: try StoreModel([])) : try PredicateStore(path: path)
+        return try s.importFile(source, into: entity, columns: columns)
+    }
+
+    /// Removes a store file and SQLite's companions of it.
+    private static func remove(_ path: String) {
+        for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: path + suffix) }
     }
 }
 

@@ -30,6 +30,10 @@ public struct JSONReader {
     private let b: UnsafeBufferPointer<UInt8>
     private var i = 0
     private var depth = 0
+    /// For import, where no number may change: an integer beyond 64 bits is a `.decimal` (an
+    /// error beyond a decimal's 38 digits) and a number beyond a double's range an error,
+    /// rather than a rounded double or an infinity.
+    package var exactNumbers = false
 
     /// Parses one JSON value that makes up the whole text.
     public static func value(from text: String) throws(JSONReadError) -> PredicateValue {
@@ -53,16 +57,16 @@ public struct JSONReader {
         return v
     }
 
-    init(b: UnsafeBufferPointer<UInt8>, offset: Int = 0) {
+    package init(b: UnsafeBufferPointer<UInt8>, offset: Int = 0) {
         self.b = b
         self.i = offset
     }
 
-    var offset: Int { i }
+    package var offset: Int { i }
 
-    mutating func advance(by n: Int) { i += n }
+    package mutating func advance(by n: Int) { i += n }
 
-    func fail(_ message: String, at position: Int? = nil) -> JSONReadError {
+    package func fail(_ message: String, at position: Int? = nil) -> JSONReadError {
         let p = min(position ?? i, b.count)
         var line = 1
         var lineStart = 0
@@ -77,11 +81,11 @@ public struct JSONReader {
         return c >= 0x20 && c < 0x7F ? "'\(Character(Unicode.Scalar(c)))'" : String(format: "byte 0x%02X", c)
     }
 
-    mutating func skipSpace() {
+    package mutating func skipSpace() {
         while i < b.count, b[i] == 0x20 || b[i] == 0x0A || b[i] == 0x0D || b[i] == 0x09 { i += 1 }
     }
 
-    mutating func parseValue() throws(JSONReadError) -> PredicateValue {
+    package mutating func parseValue() throws(JSONReadError) -> PredicateValue {
         guard i < b.count else { throw fail("expected a JSON value, found end of input") }
         switch b[i] {
         case UInt8(ascii: "{"): return try parseObject()
@@ -158,7 +162,7 @@ public struct JSONReader {
         return .dictionary(out)
     }
 
-    mutating func parseString() throws(JSONReadError) -> String {
+    package mutating func parseString() throws(JSONReadError) -> String {
         let start = i
         i += 1
         let contentStart = i
@@ -276,6 +280,22 @@ public struct JSONReader {
             }
         }
         let text = String(decoding: UnsafeBufferPointer(rebasing: b[start..<i]), as: UTF8.self)
+        if exactNumbers { return try exactNumber(text, isInteger: !isDouble, at: start) }
         return .double(Double(text) ?? (negative ? -.infinity : .infinity))
+    }
+
+    /// A number that is not a 64-bit integer, without rounding an integer or overflowing.
+    private func exactNumber(_ text: String, isInteger: Bool, at start: Int) throws(JSONReadError) -> PredicateValue {
+        if isInteger {
+            // Decimal keeps 38 digits; its text shows whether it kept them all.
+            guard let d = Decimal(string: text), "\(d)" == text else {
+                throw fail("the integer \(text.count > 48 ? String(text.prefix(45)) + "…" : text) has more digits than can be kept exactly (38)", at: start)
+            }
+            return .decimal(d)
+        }
+        guard let d = Double(text), d.isFinite else {
+            throw fail("the number \(text.count > 48 ? String(text.prefix(45)) + "…" : text) is beyond the range of a double (±1.8e308)", at: start)
+        }
+        return .double(d)
     }
 }

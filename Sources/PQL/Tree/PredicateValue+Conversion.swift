@@ -33,6 +33,10 @@ extension PredicateValue {
         if t == Int.self { self = .int(Int64(value as! Int)); return }
         if t == Double.self { self = .double(value as! Double); return }
         if t == Bool.self { self = .bool(value as! Bool); return }
+        // Foundation's numbers (property lists, JSONSerialization, NSNumber(value:)) by what
+        // they hold, before any cast to a Swift type: on Linux `NSNumber as? Bool` succeeds for
+        // 0 and 1 (and 1.0), so `<integer>1</integer>` would otherwise become `true`.
+        if t is NSNumber.Type, let n = value as? NSNumber { self = Self.number(n); return }
         switch value {
         case let v as PredicateValue: self = v
         case let v as PredicateValueConvertible: self = v.predicateValue
@@ -40,7 +44,6 @@ extension PredicateValue {
         case let v as Substring: self = .string(String(v))
         case let v as Character: self = .string(String(v))
         case is NSNull: self = .null
-        case let v as NSNumber where Self.isBoolean(v): self = .bool(v.boolValue)
         case let v as Bool: self = .bool(v)
         case let v as Int: self = .int(Int64(v))
         case let v as Int64: self = .int(v)
@@ -118,16 +121,27 @@ extension PredicateValue {
         v <= UInt64(Int64.max) ? .int(Int64(v)) : .decimal(Decimal(v))
     }
 
+    /// Whether a Foundation number is a boolean (`true`, `<true/>`, `NSNumber(value: true)`).
     static func isBoolean(_ n: NSNumber) -> Bool {
-        let t = String(cString: n.objCType)
-        return t == "c" || t == "B"
+        #if canImport(Darwin)
+        // Darwin reports Int8 numbers as "c" too; only the CFBoolean singletons are booleans.
+        return CFGetTypeID(n) == CFBooleanGetTypeID()
+        #else
+        // swift-corelibs-foundation keeps booleans in a subclass of their own whose type
+        // encoding alone is "c" (its Int8 and UInt8 numbers say "i"; measured, Swift 6).
+        let t = n.objCType.pointee
+        return t == CChar(UInt8(ascii: "c")) || t == CChar(UInt8(ascii: "B"))
+        #endif
     }
 
+    /// A Foundation number as the kind it holds: booleans, integers (unsigned ones beyond
+    /// Int64 as decimals), doubles, decimals.
     static func number(_ n: NSNumber) -> PredicateValue {
+        if let d = n as? NSDecimalNumber { return .decimal(d.decimalValue) }
+        if isBoolean(n) { return .bool(n.boolValue) }
         switch String(cString: n.objCType) {
         case "f", "d": return .double(n.doubleValue)
         case "Q", "L": return unsigned(n.uint64Value)
-        case "c", "B": return .bool(n.boolValue)
         default: return .int(n.int64Value)
         }
     }

@@ -2,37 +2,121 @@ import Foundation
 import PQL
 
 extension PredicateStore {
-    /// Loads a table (from ``ImportTable/read(contentsOf:)``) into `entity`, creating the
-    /// entity from the table's columns and inferred types when the model lacks it. Returns the
-    /// number of rows inserted; all or none are.
+    /// Imports a data file into `entity`, streaming it in bounded memory (see ``ImportSource``),
+    /// and returns the number of rows inserted.
+    ///
+    /// When the model lacks the entity, it is created from the file's columns (read in a first
+    /// pass, unless `columns` gives them) with their inferred types, every attribute optional.
+    /// An existing entity must have an attribute for every column; values are converted to the
+    /// attributes' types, and one that does not fit is an error naming the row.
+    ///
+    /// All or nothing: the new entity's table, the model saved in the file and every row are
+    /// written in one transaction, so a failed import leaves the store (and its model) as it
+    /// was. Column or entity names that SQLite would take for one another (`id` and `ID`, an
+    /// entity `person` beside `Person`) and the store's own names (`Z_PK`, `Z_ENT`, `Z_…`
+    /// tables, in any case) are refused before anything is written.
+    ///
+    /// ```swift
+    /// let source = try ImportSource(contentsOf: URL(fileURLWithPath: "flights.jsonl"))
+    /// let n = try store.importFile(source, into: "Flight")
+    /// ```
+    @discardableResult
+    public func importFile(_ source: ImportSource, into entity: String, columns: ImportColumns? = nil) throws(StoreError) -> Int {
+        let columns = if let columns { columns } else { try source.inferColumns() }
+        return try importRows(into: entity, columns: columns) { (types, insert) throws(StoreError) in
+            var given = columns
+            given.types = types
+            try source.forEachRow(given) { (row, _) throws(StoreError) in try insert(row) }
+        }
+    }
+
+    /// Loads a table read into memory (``ImportTable/read(contentsOf:limits:)``) into `entity`,
+    /// as ``importFile(_:into:columns:)`` does a file: the entity created from the table's
+    /// columns when the model lacks it, all rows or none in one transaction with the schema.
     ///
     /// ```swift
     /// let n = try store.importTable(try ImportTable.read(contentsOf: url), into: "Airport")
     /// ```
     @discardableResult
     public func importTable(_ table: ImportTable, into entity: String) throws(StoreError) -> Int {
-        let existing: ModelEntity? = try locked { () throws(StoreError) in model.entities.first { $0.name == entity } }
-        if let existing {
-            // Same names; each column must fit its attribute (checked value by value on insert).
+        try importRows(into: entity, columns: table.importColumns) { (_, insert) throws(StoreError) in
+            for (r, row) in table.rows.enumerated() {
+                do throws(StoreError) { try insert(row) } catch {
+                    throw StoreError(error.kind, "row \(r + 1): \(error.message)", hint: error.hint)
+                }
+            }
+        }
+    }
+
+    /// The entity and its rows in one transaction. `rows` gets the types to convert values to
+    /// (an existing entity's attribute types, else the inferred ones) and a function inserting
+    /// one row.
+    private func importRows(into entity: String, columns: ImportColumns,
+                            rows: (_ types: [AttributeType], _ insert: ([PredicateValue]) throws(StoreError) -> Void) throws(StoreError) -> Void) throws(StoreError) -> Int {
+        try locked { () throws(StoreError) in
+            let (target, created) = try importModel(entity, columns)
+            let e = try target.entity(named: entity)
+            let attributes = target.allAttributes(e)
+            let types = columns.names.map { name in attributes.first { $0.name == name }?.type ?? .string }
+            let n = try connection.transaction { () throws(StoreError) in
+                if created {
+                    try createSchema(target)
+                    try saveModel(target)
+                }
+                let plan = try InsertPlan(model: target, entity: e, columns: columns.names)
+                let s = try connection.prepare(plan.sql)
+                let slots = plan.slots()
+                var n = 0
+                try rows(types) { (row) throws(StoreError) in
+                    try plan.bind(positional: row, rowNumber: n + 1, slots: slots, into: s)
+                    while try s.step() {}
+                    n += 1
+                }
+                return n
+            }
+            // Readers see the new entity only now that its table and rows are committed.
+            if created { setModel(target) }
+            return n
+        }
+    }
+
+    /// The model an import writes with: the store's own when it has `entity` (whose attributes
+    /// must cover the columns), else the store's with `entity` made from the columns.
+    private func importModel(_ entity: String, _ columns: ImportColumns) throws(StoreError) -> (StoreModel, created: Bool) {
+        if let existing = model.entities.first(where: { SQLName.identical($0.name, entity) }) {
             let names = Set(model.allAttributes(existing).map(\.name))
-            for c in table.columns where !names.contains(c) {
+            for c in columns.names where !names.contains(c) {
                 throw StoreError.unknownKey(c, entity: entity, candidates: Array(names))
             }
-        } else {
-            guard !entity.isEmpty, !entity.hasPrefix("Z_"), !entity.lowercased().hasPrefix("sqlite_") else {
-                throw StoreError(.importFailed, "'\(entity)' cannot name an entity", hint: "choose a name that does not start with Z_ or sqlite_")
-            }
-            var seen: Set<String> = []
-            var attributes: [ModelAttribute] = []
-            for (i, c) in table.columns.enumerated() {
-                guard !c.isEmpty, seen.insert(c).inserted, c != "Z_PK", c != StoreSchema.entityColumn else {
-                    throw StoreError(.importFailed, "column \(i + 1) has the name '\(c)', which is empty, repeated or reserved",
-                                     hint: "give every column a distinct name in the header")
-                }
-                attributes.append(ModelAttribute(c, table.types[i], isOptional: true))
-            }
-            try addEntities([ModelEntity(entity, attributes: attributes)])
+            return (model, false)
         }
-        return try insertRows(entity, columns: table.columns, rows: table.rows)
+        guard !entity.isEmpty, !SQLName.folded(entity).hasPrefix("z_"), !SQLName.isSQLiteInternal(entity), !entity.utf8.contains(0) else {
+            throw StoreError(.importFailed, "'\(entity)' cannot name an entity",
+                             hint: "choose a name that does not start with Z_ or sqlite_ (in any case): the store and SQLite keep those for their own tables")
+        }
+        if let other = model.entities.first(where: { SQLName.same($0.name, entity) || SQLName.same($0.table, entity) }) {
+            throw StoreError(.importFailed, "the store has an entity '\(other.name)', and SQLite does not tell '\(entity)' apart from it (table names ignore case)",
+                             hint: "import into '\(other.name)' (--entity \(other.name)), or choose a name that differs in more than case")
+        }
+        var seen: [ExactText: Int] = [:]
+        var attributes: [ModelAttribute] = []
+        for (i, c) in columns.names.enumerated() {
+            let f = SQLName.key(c)
+            guard !c.isEmpty, !c.utf8.contains(0) else {
+                throw StoreError(.importFailed, "column \(i + 1) has no usable name", hint: "give every column a name in the header (or every key a name)")
+            }
+            if let earlier = seen[f] {
+                throw StoreError(.importFailed, "columns '\(columns.names[earlier])' and '\(c)' differ only in case; SQLite takes them for one column",
+                                 hint: "rename one of them in the file (a CSV header, or JSON keys)")
+            }
+            guard f != SQLName.key("Z_PK"), f != SQLName.key(StoreSchema.entityColumn) else {
+                throw StoreError(.importFailed, "column \(i + 1) is named '\(c)', which the store keeps for its own column",
+                                 hint: "rename it in the file: Z_PK and Z_ENT (in any case) are the store's")
+            }
+            seen[f] = i
+            attributes.append(ModelAttribute(c, columns.types[i], isOptional: true))
+        }
+        let merged = try StoreModel(model.entities + [ModelEntity(entity, attributes: attributes)], templates: model.templates)
+        return (merged, true)
     }
 }

@@ -179,7 +179,23 @@ public final class PredicateStore: @unchecked Sendable {
 
     /// Runs `body` as one transaction: everything it wrote is kept if it returns, nothing if it throws.
     public func transaction<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
-        try locked { () throws(StoreError) in try connection.transaction(body) }
+        try locked { () throws(StoreError) in
+            let before = model
+            do throws(StoreError) {
+                return try connection.transaction(body)
+            } catch {
+                // Entities added inside (addEntities, an import) were rolled back with the rest.
+                if model != before { setModel(before) }
+                throw error
+            }
+        }
+    }
+
+    /// Replaces the model readers see (under both locks: the caller holds the writer's).
+    func setModel(_ new: StoreModel) {
+        stateLock.lock()
+        model = new
+        stateLock.unlock()
     }
 
     /// Stops the statements running now (from another thread): each fails with `.cancelled`.
@@ -190,11 +206,29 @@ public final class PredicateStore: @unchecked Sendable {
 
     // MARK: schema and model
 
-    private func createSchema(_ model: StoreModel) throws(StoreError) {
-        for sql in try StoreSchema.createStatements(model) { try connection.execute(sql) }
+    /// Creates what the file lacks of `model`'s tables and indexes. An object the file already
+    /// has under the same name is kept (reopening a store); one whose name differs only in case,
+    /// or of another kind or table, would be silently taken for the model's (SQLite matches
+    /// names ignoring case, and `IF NOT EXISTS` skips), so it is an error.
+    func createSchema(_ model: StoreModel) throws(StoreError) {
+        let existing = try connection.prepare("SELECT type, name, tbl_name FROM sqlite_schema WHERE name = ?1 COLLATE NOCASE", cached: true)
+        for object in try StoreSchema.objects(model) {
+            try existing.bind([.text(object.name)])
+            let found = try existing.step() ? (type: existing.text(0), name: existing.text(1), table: existing.text(2)) : nil
+            existing.reset()
+            if let (type, name, table) = found {
+                if type != object.kind.rawValue || !SQLName.identical(name, object.name) || !SQLName.identical(table, object.table) {
+                    let what = type == "index" ? "an index '\(name)' on '\(table)'" : "a \(type) '\(name)'"
+                    throw StoreError(.invalidModel, "the database already has \(what), which SQLite would take for the \(object.kind.rawValue) '\(object.name)' the model needs",
+                                     hint: object.kind == .table ? "use the entity name '\(name)' as the file spells it, or choose a name that differs in more than case"
+                                                                 : "rename the entity or attribute, or drop that index")
+                }
+            }
+            try connection.execute(object.sql)
+        }
     }
 
-    private func saveModel(_ model: StoreModel) throws(StoreError) {
+    func saveModel(_ model: StoreModel) throws(StoreError) {
         try connection.execute("CREATE TABLE IF NOT EXISTS \(SQLIdentifier.quote(StoreSchema.metadataTable)) (key TEXT PRIMARY KEY, value BLOB)")
         let s = try connection.prepare("INSERT OR REPLACE INTO \(SQLIdentifier.quote(StoreSchema.metadataTable)) (key, value) VALUES ('model', ?1)")
         try s.run([.blob(model.jsonData())])
@@ -207,8 +241,11 @@ public final class PredicateStore: @unchecked Sendable {
         let s = try connection.prepare("SELECT value FROM \(SQLIdentifier.quote(StoreSchema.metadataTable)) WHERE key = 'model'")
         guard try s.step(), case .blob(let data) = s.value(0) else { return nil }
         do { return try StoreModel(json: data) } catch {
+            // An earlier PQL saved models whose names SQLite cannot tell apart (Person, person).
             throw StoreError(.modelFile, "the model saved in this store cannot be read: \(error.message)",
-                             hint: "the file may come from a newer PQL")
+                             hint: error.kind == .invalidModel
+                                 ? "the saved model is inconsistent (an earlier PQL may have saved it); open the file with a model of your own, PredicateStore(path:model:)"
+                                 : "the file may come from a newer PQL")
         }
     }
 
@@ -221,9 +258,7 @@ public final class PredicateStore: @unchecked Sendable {
                 try createSchema(merged)
                 try saveModel(merged)
             }
-            stateLock.lock()
-            model = merged
-            stateLock.unlock()
+            setModel(merged)
         }
     }
 

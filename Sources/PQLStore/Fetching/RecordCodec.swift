@@ -45,6 +45,11 @@ enum RecordCodec {
             default: throw wrong()
             }
         case .double, .float, .decimal:
+            // A REAL column would round an integer beyond 2^53 silently; refuse it instead.
+            if case .int(let i) = value, a.type != .float, Double(exactly: i) == nil {
+                throw StoreError(.invalidValue, "\(entity).\(a.name) is a \(a.type.rawValue) attribute; the integer \(i) has no exact double (doubles hold integers exactly up to 2^53)",
+                                 hint: "store it in an integer64 attribute, or as a string")
+            }
             guard let n = value.doubleValue else { throw wrong() }
             return .real(a.type == .float ? Double(Float(n)) : n)
         case .date:

@@ -1,3 +1,5 @@
+import PQL
+
 /// The tables, columns and indexes PQL creates for a model (Core Data's conventions, spec §8.1:
 /// one table per inheritance root, `Z_PK` keys, an entity column where entities share a table,
 /// a foreign-key column per to-one relationship).
@@ -7,18 +9,42 @@ enum StoreSchema {
     /// Where PQL keeps the model of a store it created.
     static let metadataTable = "Z_PQLMETADATA"
 
+    /// One table or index the schema creates.
+    struct Object {
+        enum Kind: String { case table, index }
+        var kind: Kind
+        var name: String
+        /// The table an index is on (for a table, its own name).
+        var table: String
+        var sql: String
+    }
+
     /// The statements that create `model`'s schema (idempotent: IF NOT EXISTS).
     static func createStatements(_ model: StoreModel) throws(StoreError) -> [String] {
-        var out: [String] = []
+        try objects(model).map(\.sql)
+    }
+
+    /// The tables and indexes of `model`'s schema, each with the statement creating it.
+    ///
+    /// Index names are made from table and column names, so two of them can be one name to
+    /// SQLite (`A` + `b_c`, `A_b` + `c`), or an index can take a table's name; both are refused,
+    /// since `IF NOT EXISTS` would silently skip the second object (a missing UNIQUE index
+    /// would stop enforcing uniqueness).
+    static func objects(_ model: StoreModel) throws(StoreError) -> [Object] {
+        var out: [Object] = []
         let q = SQLIdentifier.quote
         for root in model.entities where root.parent == nil {
             let tree = model.descendants(root)
             var columns = ["\(q(root.primaryKey)) INTEGER PRIMARY KEY"]
-            if model.isInheritanceTree(root) { columns.append("\(q(entityColumn)) INTEGER NOT NULL") }
-            var seen: Set<String> = [root.primaryKey, entityColumn]
+            // Folded as SQLite compares column names; the model has refused case-only variants.
+            var seen: Set<ExactText> = [SQLName.key(root.primaryKey)]
+            if model.isInheritanceTree(root) {
+                columns.append("\(q(entityColumn)) INTEGER NOT NULL")
+                seen.insert(SQLName.key(entityColumn))
+            }
             var indexes: [(name: String, columns: [String], unique: Bool)] = []
             for e in tree {
-                for a in e.attributes where seen.insert(a.column).inserted {
+                for a in e.attributes where seen.insert(SQLName.key(a.column)).inserted {
                     // Only the root's own attributes can be NOT NULL: other entities' rows share the table.
                     let notNull = !a.isOptional && e.name == root.name ? " NOT NULL" : ""
                     columns.append("\(q(a.column)) \(a.type.columnType)\(notNull)")
@@ -29,7 +55,7 @@ enum StoreSchema {
                     // The key a to-many's subqueries probe, so ANY and @count stay index lookups.
                     indexes.append(("\(root.table)_\(r.foreignKeyColumn)_fk", [r.foreignKeyColumn], false))
                     // A key column that is also an attribute (carrier) exists already.
-                    guard seen.insert(r.foreignKeyColumn).inserted else { continue }
+                    guard seen.insert(SQLName.key(r.foreignKeyColumn)).inserted else { continue }
                     let dest = try model.entity(named: r.destination)
                     let destRoot = model.root(dest)
                     let referenced = r.referencedColumn ?? destRoot.primaryKey
@@ -43,11 +69,26 @@ enum StoreSchema {
                 for group in e.indexes { indexes.append(("\(root.table)_\(group.map(columnOf).joined(separator: "_"))_index", group.map(columnOf), false)) }
                 for group in e.uniqueness { indexes.append(("\(root.table)_\(group.map(columnOf).joined(separator: "_"))_unique", group.map(columnOf), true)) }
             }
-            out.append("CREATE TABLE IF NOT EXISTS \(q(root.table)) (\(columns.joined(separator: ", ")))")
-            var names: Set<String> = []
-            for ix in indexes where names.insert(ix.name).inserted {
-                out.append("CREATE \(ix.unique ? "UNIQUE " : "")INDEX IF NOT EXISTS \(q(ix.name)) ON \(q(root.table)) (\(ix.columns.map(q).joined(separator: ", ")))")
+            out.append(Object(kind: .table, name: root.table, table: root.table,
+                              sql: "CREATE TABLE IF NOT EXISTS \(q(root.table)) (\(columns.joined(separator: ", ")))"))
+            var made: [ExactText: (columns: [String], unique: Bool)] = [:]
+            for ix in indexes {
+                // The same index asked for twice (two to-ones on one key column) is made once.
+                if let earlier = made[ExactText(ix.name)], earlier.columns.elementsEqual(ix.columns, by: SQLName.identical),
+                   earlier.unique == ix.unique { continue }
+                made[ExactText(ix.name)] = (ix.columns, ix.unique)
+                let sql = "CREATE \(ix.unique ? "UNIQUE " : "")INDEX IF NOT EXISTS \(q(ix.name)) ON \(q(root.table)) (\(ix.columns.map(q).joined(separator: ", ")))"
+                out.append(Object(kind: .index, name: ix.name, table: root.table, sql: sql))
             }
+        }
+        var byName: [ExactText: Object] = [:]
+        for o in out {
+            let f = SQLName.key(o.name)
+            if let other = byName[f] {
+                throw StoreError(.invalidModel, "the schema needs \(other.kind.rawValue) '\(other.name)' and \(o.kind.rawValue) '\(o.name)'\(o.kind == .index ? " (on \(o.table))" : ""), which SQLite takes for one name",
+                                 hint: "rename an entity or attribute so that the table and index names (TABLE_COLUMN_index, _unique, _fk) differ")
+            }
+            byName[f] = o
         }
         return out
     }

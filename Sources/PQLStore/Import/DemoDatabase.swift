@@ -35,8 +35,13 @@ public enum DemoDatabase {
 
     /// The demo's model: the four entities with their relationships.
     public static func model(airlines: ImportTable, airports: ImportTable, planes: ImportTable, flights: ImportTable) throws(StoreError) -> StoreModel {
-        func attributes(_ t: ImportTable, key: String?, indexed: Set<String> = []) -> [ModelAttribute] {
-            t.columns.enumerated().map { i, c in
+        try model(airlines: airlines.importColumns, airports: airports.importColumns, planes: planes.importColumns, flights: flights.importColumns)
+    }
+
+    /// The demo's model from the files' columns.
+    static func model(airlines: ImportColumns, airports: ImportColumns, planes: ImportColumns, flights: ImportColumns) throws(StoreError) -> StoreModel {
+        func attributes(_ t: ImportColumns, key: String?, indexed: Set<String> = []) -> [ModelAttribute] {
+            t.names.enumerated().map { i, c in
                 ModelAttribute(c, t.types[i], isOptional: c != key, isIndexed: indexed.contains(c), isUnique: c == key)
             }
         }
@@ -61,14 +66,15 @@ public enum DemoDatabase {
     }
 
     /// Builds the demo store at `path` (replacing what is there), atomically: it is written
-    /// beside the target and moved into place when complete.
+    /// beside the target and moved into place when complete. The files are streamed (the
+    /// flights unzipped as they are read), so the build never holds their rows.
     public static func build(at path: String) throws(StoreError) {
         let dir = DemoData.directory
-        let airlines = try ImportTable.read(contentsOf: dir.appendingPathComponent("airlines.csv"))
-        let airports = try ImportTable.read(contentsOf: dir.appendingPathComponent("airports.csv"))
-        let planes = try ImportTable.read(contentsOf: dir.appendingPathComponent("planes.csv"))
-        let flights = try ImportTable.read(contentsOf: dir.appendingPathComponent("flights.csv.zip"))
-        let model = try model(airlines: airlines, airports: airports, planes: planes, flights: flights)
+        let sources = try ["airlines.csv", "airports.csv", "planes.csv", "flights.csv.zip"].map { (file) throws(StoreError) in
+            try ImportSource(contentsOf: dir.appendingPathComponent(file))
+        }
+        let columns = try sources.map { (s) throws(StoreError) in try s.inferColumns() }
+        let model = try model(airlines: columns[0], airports: columns[1], planes: columns[2], flights: columns[3])
         let target = URL(fileURLWithPath: path)
         do {
             try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
@@ -80,10 +86,9 @@ public enum DemoDatabase {
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: partial + suffix) }
         do {
             let store = try PredicateStore(path: partial, model: model)
-            try store.insertRows("Airline", columns: airlines.columns, rows: airlines.rows)
-            try store.insertRows("Airport", columns: airports.columns, rows: airports.rows)
-            try store.insertRows("Plane", columns: planes.columns, rows: planes.rows)
-            try store.insertRows("Flight", columns: flights.columns, rows: flights.rows)
+            for (i, entity) in ["Airline", "Airport", "Plane", "Flight"].enumerated() {
+                try store.importFile(sources[i], into: entity, columns: columns[i])
+            }
             try store.checkpoint()
         }
         for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: partial + suffix) }

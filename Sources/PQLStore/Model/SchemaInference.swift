@@ -27,7 +27,16 @@ enum SchemaInference {
                 .uppercased().replacingOccurrences(of: " ", with: "").hasSuffix("WITHOUTROWID") ?? false
             let key: String
             if pkColumns.count == 1, pkColumns[0].type.uppercased() == "INTEGER" { key = pkColumns[0].name }
-            else if !withoutRowID { key = "rowid" }
+            else if !withoutRowID {
+                // A column named rowid (in any case) hides SQLite's rowid behind it: take the
+                // first of its three names that no column uses.
+                let taken = Set(attributes.map { SQLName.key($0.column) })
+                guard let alias = ["rowid", "_rowid_", "oid"].first(where: { !taken.contains(SQLName.key($0)) }) else {
+                    throw StoreError(.invalidModel, "table '\(table)' has columns named rowid, _rowid_ and oid, which hide its row key",
+                                     hint: "PQL needs an INTEGER PRIMARY KEY or a rowid to identify rows; rename one of those columns")
+                }
+                key = alias
+            }
             else {
                 throw StoreError(.invalidModel, "table '\(table)' has no integer key PQL can use (a WITHOUT ROWID table keyed by \(pkColumns.map(\.name).joined(separator: ", ")))",
                                  hint: "PQL needs an INTEGER PRIMARY KEY or a rowid to identify rows")

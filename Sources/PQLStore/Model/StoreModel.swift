@@ -144,5 +144,6 @@ public struct StoreModel: Hashable, Sendable {
         for t in templates {
             guard contains(t.entity) else { throw StoreError(.invalidModel, "fetch template '\(t.name)' names an unknown entity '\(t.entity)'") }
         }
+        try checkSQLNames()
     }
 }
