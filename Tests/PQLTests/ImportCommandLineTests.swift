@@ -23,6 +23,22 @@ struct ImportCommandLineTests {
         ["", "-wal", "-shm", "-journal"].map { path + $0 }.filter { FileManager.default.fileExists(atPath: $0) }
     }
 
+    /// A directory given as the file is named as a directory, whatever its name looks like, and
+    /// no store is left behind.
+    @Test func aDirectoryIsNamedAsOne() throws {
+        let dir = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let store = dir.appendingPathComponent("s.sqlite").path
+        for name in ["plain", "looks.json"] {
+            let sub = dir.appendingPathComponent(name)
+            try FileManager.default.createDirectory(at: sub, withIntermediateDirectories: true)
+            let r = try PQLProcess.run(["import", store, sub.path, "--entity", "X"])
+            #expect(r.status == 1)
+            #expect(r.stderr.contains("it is a directory"), "\(r.stderr)")
+            #expect(Self.storeFiles(store).isEmpty)
+        }
+    }
+
     // MARK: Item 1: names that differ only in case
 
     @Test func entitiesDifferingOnlyInCaseNeverShareATable() throws {

@@ -97,6 +97,11 @@ public struct ImportSource: Sendable {
     public init(contentsOf url: URL, limits: ImportLimits = ImportLimits()) throws(StoreError) {
         let file = url.lastPathComponent
         self.limits = limits
+        // A directory is named as such, whatever its name suggests of a format.
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue {
+            throw StoreError(.importFailed, "cannot read '\(url.path)': it is a directory", hint: "give the path of a data file")
+        }
         do throws(StoreError) {
             switch Self.format(of: file) {
             case .csv?:
