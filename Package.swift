@@ -11,6 +11,9 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        // Build-time only: `swift package generate-documentation` (scripts/docs). A plugin, so
+        // nothing of it is compiled into PQL's products or into packages that depend on them.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // PCRE2 (Debian's libpcre2-dev) for MATCHES, as decision D7 requires.

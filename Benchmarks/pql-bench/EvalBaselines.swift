@@ -1,6 +1,6 @@
 import Foundation
 
-// The three baselines of ../shared/perf/anchors (InMemory.swift), with the bodies exactly as
+// The three baselines of the anchors (Benchmarks/README.md), with the bodies exactly as
 // the anchors write them: (a) hand-written closures, (b) Foundation #Predicate, (c) closures
 // over `[String: Any]` dictionaries. Each returns the number of matches of `filter`.
 

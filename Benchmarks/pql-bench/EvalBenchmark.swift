@@ -1,7 +1,7 @@
 import Foundation
 import PQL
 
-/// `pql-bench eval`: P1–P8 of ../shared/perf/anchors.md on the anchors' generated people, PQL
+/// `pql-bench eval`: P1–P8 of the anchors (Benchmarks/README.md) on the anchors' generated people, PQL
 /// beside the hand-written closure and #Predicate (typed structs) and beside the dictionary
 /// closure (`[String: Any]`), all in one run. Every cell is `filter(…).count`, so it includes
 /// building the result array, as in the anchors.
@@ -15,7 +15,7 @@ struct EvalBenchmark {
     static let usage = """
         usage: pql-bench eval [--n N] [--runs R]
 
-          eval         ns per element of P1–P8 (../shared/perf/anchors.md) over N generated people:
+          eval         ns per element of P1–P8 (Benchmarks/README.md) over N generated people:
                        PQL on typed structs and on [String: Any] dictionaries, beside the
                        hand-written closure, #Predicate and the dictionary closure
           --n N        people (default 1000000)
@@ -160,7 +160,7 @@ struct EvalBenchmark {
         var out: [String] = []
         out.append("## PQL evaluation benchmark")
         out.append("")
-        out.append("- N = \(Self.thousands(n)) people generated as in ../shared/perf/anchors (SplitMix64 seed 0x5EED1234ABCD0001)")
+        out.append("- N = \(Self.thousands(n)) people generated as in Benchmarks/README.md (SplitMix64 seed 0x5EED1234ABCD0001)")
         out.append("- each cell: `filter(…).count` in ns per element (result array included), median of \(runs) runs after 1 warm-up")
         out.append("- PQL typed: `people.filter(compiled)` with `Person: PredicateReadable`; PQL dict: `dicts.filter(compiled)` on `[String: Any]`")
         out.append("- closure, #Predicate and dict closure: the anchors' bodies (#Predicate P4 is `$0.name.localizedLowercase.starts(with: \"a\")`; P6 is not expressible)")
@@ -177,7 +177,7 @@ struct EvalBenchmark {
             if r.dict.matches != m { mismatches.append("\(p): dict closure \(r.dict.matches) ≠ closure \(m)") }
             var predicateNote = ""
             if let s = r.predicate, s.matches != m {
-                // P4's #Predicate body differs from the closure's (anchors.md, footnote 1).
+                // P4's #Predicate body differs from the closure's (Benchmarks/README.md, P4).
                 if r.spec.id == 4 { predicateNote = " (\(Self.thousands(s.matches)) matches)" } else {
                     mismatches.append("\(p): #Predicate \(s.matches) ≠ closure \(m)")
                 }
@@ -194,7 +194,7 @@ struct EvalBenchmark {
         }
         out.append("")
         out.append("¹ #Predicate P4 is `$0.name.localizedLowercase.starts(with: \"a\")`: the macro rejects the closure's `range(of:options:)`.")
-        out.append("² #Predicate cannot express `[cd]` on Linux (anchors.md, footnote 2); PQL's P6 count is checked against the closure's Foundation search.")
+        out.append("² #Predicate cannot express `[cd]` on Linux (Benchmarks/README.md, P6); PQL's P6 count is checked against the closure's Foundation search.")
         out.append("")
         if predicateRatios.isEmpty { predicateRatios = [.nan] }
         out.append(String(format: "PQL typed / closure: median %@ over P1–P8 (min %@, max %@); target ≤ 3x: %@",

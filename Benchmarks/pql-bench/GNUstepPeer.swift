@@ -1,10 +1,10 @@
 import Foundation
 
 /// GNUstep's NSPredicate as a speed peer: runs `nspredicate-oracle bench-parse FILE N` from
-/// ../shared/tools/gnustep-nspredicate and reads its JSON lines
+/// a GNUstep build outside PQL (Benchmarks/README.md) and reads its JSON lines
 /// (`{"predicate", "n", "ns_per_parse"}` or `{"predicate", "parse_error"}`).
 struct GNUstepPeer {
-    /// Where the build script of the shared tool leaves the binary when built in a /tmp copy.
+    /// Where GNUstep's build script leaves the binary when built in /tmp (Benchmarks/README.md).
     static let defaultPath = "/tmp/gnustep-nspredicate/build/nspredicate-oracle"
 
     var executable: String

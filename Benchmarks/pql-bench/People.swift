@@ -1,7 +1,7 @@
 import PQL
 
-// The people of ../shared/perf/anchors (Data.swift), reproduced exactly: the same PRNG, seed,
-// vocabularies and draw order, so the data and the match counts equal anchors.md's.
+// The people of the anchors (Benchmarks/README.md), reproduced exactly: the same PRNG, seed,
+// vocabularies and draw order, so the data and the match counts equal the anchors'.
 
 // MARK: - Deterministic PRNG
 

@@ -3,7 +3,7 @@ import Foundation
 import PQL
 import PQLStore
 
-/// `pql-bench store`: P1–P8 of ../shared/perf/anchors.md through PQL's SQLite store, beside
+/// `pql-bench store`: P1–P8 of the anchors (Benchmarks/README.md) through PQL's SQLite store, beside
 /// the best hand-written SQL for the same result on the same database file, first without
 /// indexes and then with them; and the import rate beside a hand-written insert loop.
 struct StoreBenchmark {
@@ -114,7 +114,7 @@ struct StoreBenchmark {
                 }
                 var hand: [Cell] = []
                 for w in q.handWritten {
-                    if !indexed && w.hasPrefix("EXISTS") { continue } // quadratic without an index (anchors.md ³)
+                    if !indexed && w.hasPrefix("EXISTS") { continue } // quadratic without an index (Benchmarks/README.md, P7)
                     hand.append(measure { handWrittenIDs(db, "SELECT Z_PK FROM Person WHERE " + w) })
                 }
                 rows.append((q, [pql], hand))

@@ -19,7 +19,7 @@ let usage = """
       --iterations N    parses per timed run (default 5000); PQL reports the median of 5 runs
       --gnustep PATH    nspredicate-oracle to compare with (default: the one below, if it exists)
                         \(GNUstepPeer.defaultPath)
-                        built from a /tmp copy of ../shared/tools/gnustep-nspredicate
+                        GNUstep's NSPredicate, built outside PQL (Benchmarks/README.md)
       --no-gnustep      do not run GNUstep
       --gnustep-runs R  runs of GNUstep's bench-parse; per predicate the median counts (default 3)
       --large-bytes B   size of the large predicate (default 1000000)
@@ -124,7 +124,7 @@ if options.useGnustep {
             peerNote = "failed: \(error)"
         }
     } else {
-        peerNote = "not run: \(GNUstepPeer.defaultPath) not found (copy ../shared/tools/gnustep-nspredicate to /tmp and run ./build.sh there, or pass --gnustep PATH)"
+        peerNote = "not run: \(GNUstepPeer.defaultPath) not found (see Benchmarks/README.md, or pass --gnustep PATH)"
     }
 }
 

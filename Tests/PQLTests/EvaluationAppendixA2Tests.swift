@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import PQL
 
-/// Appendix A.2 of the spec, row by row and verbatim, in one place (the same rows also appear
+/// Appendix A.2 of the language reference, row by row and verbatim, in one place (the same rows also appear
 /// beside the cases of their topic in the other Evaluation*Tests files).
 @Suite("Evaluation: Appendix A.2 test vectors")
 struct EvaluationAppendixA2Tests {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import PQL
 
-/// Spec §4.5, §4.7, §6.8: arithmetic (integer division truncates, integer ÷ 0 is 0, Bool
+/// Reference §4.5, §4.7, §6.8: arithmetic (integer division truncates, integer ÷ 0 is 0, Bool
 /// counts as 0/1 — a documented deviation), dates ± seconds and date − date, bitwise
 /// operators, and every built-in function that has a meaning off Apple platforms.
 @Suite("Evaluation: arithmetic and built-in functions (§4.5, §4.7)")

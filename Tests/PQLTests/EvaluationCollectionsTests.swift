@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import PQL
 
-/// Spec §3.2, §4.3, §4.4, §4.8 (SUBQUERY), §6.7: IN/CONTAINS on arrays, sets, dictionaries
+/// Reference §3.2, §4.3, §4.4, §4.8 (SUBQUERY), §6.7: IN/CONTAINS on arrays, sets, dictionaries
 /// and strings; ANY/SOME/ALL/NONE; SUBQUERY; the collection operators; index expressions.
 @Suite("Evaluation: collections, quantifiers, SUBQUERY, collection operators, indices (§6.7)")
 struct EvaluationCollectionsTests {

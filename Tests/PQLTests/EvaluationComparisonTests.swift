@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import PQL
 
-/// Spec §3.1, §6.3, §6.4: equality with numeric coercion, ordering of numbers, strings and
+/// Reference §3.1, §6.3, §6.4: equality with numeric coercion, ordering of numbers, strings and
 /// dates, incomparable operands, BETWEEN.
 @Suite("Evaluation: equality, ordering, BETWEEN (§6.3, §6.4)")
 struct EvaluationComparisonTests {

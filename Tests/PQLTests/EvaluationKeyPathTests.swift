@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import PQL
 
-/// Spec §4.2, §6.9 and decision D5 for JSON-shaped values: dotted paths, missing keys are nil,
+/// Reference §4.2, §6.9 and decision D5 for JSON-shaped values: dotted paths, missing keys are nil,
 /// arrays and sets map keys over their elements, `%K`, `#`-escaped keys, `$var.key`.
 @Suite("Evaluation: key paths (§4.2, §6.9)")
 struct EvaluationKeyPathTests {

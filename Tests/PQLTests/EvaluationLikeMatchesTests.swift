@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import PQL
 
-/// Spec §6.6 and decision D7: LIKE (`*`, `?`, backslash escapes, whole string) and MATCHES
+/// Reference §6.6 and decision D7: LIKE (`*`, `?`, backslash escapes, whole string) and MATCHES
 /// (PCRE2, whole string, invalid patterns and runaway patterns are errors).
 @Suite("Evaluation: LIKE and MATCHES (§6.6, D7)")
 struct EvaluationLikeMatchesTests {

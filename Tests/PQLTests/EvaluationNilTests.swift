@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import PQL
 
-/// Spec §6.2, row by row: a nil `x` — a JSON null, a missing dictionary key (decision D2) and
+/// Reference §6.2, row by row: a nil `x` — a JSON null, a missing dictionary key (decision D2) and
 /// an `NSNull` in a `[String: Any]` — behaves the same in every row.
 @Suite("Evaluation: nil and null (§6.2)")
 struct EvaluationNilTests {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import PQL
 
-/// Spec §3.3, §4.8, §5.3: constants and compound predicates, CAST, TERNARY, FUNCTION,
+/// Reference §3.3, §4.8, §5.3: constants and compound predicates, CAST, TERNARY, FUNCTION,
 /// variables bound at evaluation and substituted, `:=`, set expressions, ANYKEY, UTI operators.
 @Suite("Evaluation: special forms, variables, compound predicates (§3.3, §4.8, §5.3)")
 struct EvaluationSpecialFormsTests {

@@ -219,7 +219,7 @@ struct GrammarSentenceGenerator {
 
     // MARK: - Format arguments
 
-    /// An argument of the type a conversion needs (spec §5.2).
+    /// An argument of the type a conversion needs (reference §5.2).
     private mutating func argument(for conversion: Character) -> Any? {
         switch conversion {
         case "@": return anyValue()

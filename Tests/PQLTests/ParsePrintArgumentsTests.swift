@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import PQL
 
-/// Spec §5: every format specifier with the argument kinds it takes, and substituted variables.
+/// Reference §5: every format specifier with the argument kinds it takes, and substituted variables.
 @Suite struct ParsePrintArgumentsTests {
     static let date = Date(timeIntervalSinceReferenceDate: 721_692_800)
 

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import PQL
 
-/// Spec §1 and §4: literals, strings and escapes, key paths, indexes, arithmetic and bitwise
+/// Reference §1 and §4: literals, strings and escapes, key paths, indexes, arithmetic and bitwise
 /// operators, built-in functions, and the special forms.
 @Suite struct ParsePrintExpressionsTests {
     /// §1.5, §1.7: numbers, keyword literals, aggregates.

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import PQL
 
-/// Spec §3: comparison operators and their spellings, options, quantifiers, AND/OR/NOT and the
+/// Reference §3: comparison operators and their spellings, options, quantifiers, AND/OR/NOT and the
 /// constant predicates.
 @Suite struct ParsePrintOperatorsTests {
     /// §3.1: every operator, every spelling, every keyword in several cases (D4).

@@ -3,9 +3,9 @@ import Testing
 @testable import PQL
 
 // The parse/print corpus: each case is a format string (with its `%` arguments) and the
-// canonical text it must print (spec §7). Every case also checks decision D9: the printed text
+// canonical text it must print (reference §7). Every case also checks decision D9: the printed text
 // parses to an equal tree that prints identically. The cases live in the ParsePrint*Tests files,
-// one per part of the spec; this file holds the shared machinery, §7.3 and Appendix A.1.
+// one per part of the language reference; this file holds the shared machinery, §7.3 and Appendix A.1.
 
 /// One parse/print case.
 struct ParsePrintCase: @unchecked Sendable, CustomTestStringConvertible {
@@ -72,7 +72,7 @@ let allParsePrintCases: [ParsePrintCase] = ParsePrintTests.specExamples + ParseP
     + ParsePrintArgumentsTests.scalarSpecifiers
 
 @Suite struct ParsePrintTests {
-    /// Spec §7.3, every row.
+    /// Reference §7.3, every row.
     static let specExamples: [ParsePrintCase] = [
         .init("name = 'x'", #"name == "x""#),
         .init("age <> 5", "age != 5"),

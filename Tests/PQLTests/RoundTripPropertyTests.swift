@@ -262,7 +262,7 @@ struct RoundTripPropertyTests {
 }
 
 
-/// What the lexer accepts as an identifier (spec §1.4): an ASCII letter or `_`, or a Unicode
+/// What the lexer accepts as an identifier (reference §1.4): an ASCII letter or `_`, or a Unicode
 /// XID_Start, then ASCII letters, digits, `_` or Unicode XID_Continue.
 enum CanonicalNames {
     static func isIdentifier(_ s: String) -> Bool {

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The `%` arguments of a format string, consumed left to right while parsing (spec §5).
+/// The `%` arguments of a format string, consumed left to right while parsing (reference §5).
 ///
 /// Each specifier checks its argument's type: `%K` takes a key-path string, `%d` an integer,
 /// `%f` a number, `%s` a string, `%@` any value (or an ``ExpressionNode``, inserted as is).

@@ -1,4 +1,4 @@
-/// `$variables`: listing them and substituting values for them (spec §5.3).
+/// `$variables`: listing them and substituting values for them (reference §5.3).
 extension PredicateNode {
     /// Replaces every `$name` found in `variables` with a constant holding its value; variables
     /// not in the dictionary stay in place. A SUBQUERY's own variable is never replaced inside

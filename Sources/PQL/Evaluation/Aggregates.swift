@@ -1,6 +1,6 @@
 import Foundation
 
-/// The aggregate functions over collections (spec §4.3, §4.7).
+/// The aggregate functions over collections (reference §4.3, §4.7).
 enum Aggregates {
     /// The error for an element of a sum or an average that is not a number; a nil in a
     /// function form gets a hint toward the operator, which counts it as 0.

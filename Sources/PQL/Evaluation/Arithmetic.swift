@@ -1,6 +1,6 @@
 import Foundation
 
-/// `+ - * / ** %` and the bitwise operators (spec §4.5). Integers stay integers, and a result
+/// `+ - * / ** %` and the bitwise operators (reference §4.5). Integers stay integers, and a result
 /// beyond 64 bits is an `integerOverflow` error, never a wrapped number (README, decisions);
 /// any double makes the result a double; a decimal (and no double) keeps decimals.
 /// Booleans count as 0 and 1 (Apple raises instead; PQL prints YES as 1, so they must agree).
@@ -48,7 +48,7 @@ enum Arithmetic {
             case .add: r = i.addingReportingOverflow(j)
             case .subtract: r = i.subtractingReportingOverflow(j)
             case .multiply: r = i.multipliedReportingOverflow(by: j)
-            // Division by zero gives 0 (Apple's implementation, spec §4.7).
+            // Division by zero gives 0 (Apple's implementation, reference §4.5).
             case .divide: r = j == 0 ? (0, false) : i.dividedReportingOverflow(by: j)
             // The remainder of the smallest integer by -1 is 0, exactly (as in SQLite and
             // PostgreSQL), though Swift's `%` would trap on it.

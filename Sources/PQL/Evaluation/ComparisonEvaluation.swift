@@ -1,4 +1,4 @@
-/// Applies one comparison operator to two evaluated values (spec §3.1, §6.2–§6.7).
+/// Applies one comparison operator to two evaluated values (reference §3.1, §6.2–§6.7).
 /// Constants on the right are prepared once, at compile time, as a ``PreparedOperand``.
 enum ComparisonEvaluation {
     /// What compile time can do ahead for a constant right side.

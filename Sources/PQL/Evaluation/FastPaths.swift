@@ -41,7 +41,7 @@ enum FastPaths {
                 do throws(EvalError) { return try test(v) } catch { throw error.located(c.description) }
             }
         case (.strings(let get), .any):
-            // ANY tags == 'x' (literal): a scan without boxing; nil is false (spec §6.2).
+            // ANY tags == 'x' (literal): a scan without boxing; nil is false (reference §6.2).
             guard c.op == .equal, options.isLiteral, case .string(let s) = constant else { return nil }
             let bytes = LiteralBytes(s)
             return { root, _ in get(root)?.contains { bytes.equal($0) } ?? false }

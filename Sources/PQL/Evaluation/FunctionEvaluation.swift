@@ -1,6 +1,6 @@
 import Foundation
 
-/// Built-in functions applied to evaluated arguments (spec §4.7).
+/// Built-in functions applied to evaluated arguments (reference §4.7).
 enum FunctionEvaluation {
     static func apply(_ f: BuiltinFunction, _ args: [PredicateValue]) throws(EvalError) -> PredicateValue {
         switch f {
@@ -56,7 +56,7 @@ enum FunctionEvaluation {
 
     /// The elements of an aggregate function's argument. Anything else is aggregate misuse
     /// (Apple: "Invoked count with non-collection parameter.", "… bad collection parameter.";
-    /// spec §6.10 maps both to the aggregate error).
+    /// reference §6.10 maps both to the aggregate error).
     static func collection(_ v: PredicateValue, _ f: BuiltinFunction) throws(EvalError) -> [PredicateValue] {
         guard let elements = v.collectionElements else {
             throw EvalError.aggregate("\(f.selector) needs a collection, not \(v.kindDescription)")
@@ -70,7 +70,7 @@ enum FunctionEvaluation {
     }
 
     /// A math function given nil or a non-number: the same arithmetic error as `x + 1` on it
-    /// (Apple: "mathematical functions require NSNumber parameters"; spec §6.10).
+    /// (Apple: "mathematical functions require NSNumber parameters"; reference §6.10).
     static func notANumber(_ f: BuiltinFunction, _ v: PredicateValue) -> EvalError {
         EvalError.arithmetic("\(f.selector) needs a number, not \(v.kindDescription)",
                              hint: v.isNull ? "test for nil first: x != nil AND \(f.selector)(x) > 1" : nil)
@@ -86,7 +86,7 @@ enum FunctionEvaluation {
     }
 }
 
-/// `CAST(value, 'Type')` (spec §4.8).
+/// `CAST(value, 'Type')` (reference §4.8).
 enum Casting {
     static func cast(_ v: PredicateValue, to type: PredicateValue) throws(EvalError) -> PredicateValue {
         guard case .string(let t) = type else {
@@ -142,7 +142,7 @@ enum Casting {
     }
 }
 
-/// `collection[index]`, `[FIRST]`, `[LAST]`, `[SIZE]` (spec §4.4).
+/// `collection[index]`, `[FIRST]`, `[LAST]`, `[SIZE]` (reference §4.4).
 enum IndexAccess {
     static func element(_ base: PredicateValue, _ index: IndexSubscript, _ value: PredicateValue?) throws(EvalError) -> PredicateValue {
         switch base {
@@ -184,7 +184,7 @@ enum IndexAccess {
     }
 
     /// An array index: an integer, or a double or decimal with a whole value — JSON and
-    /// arithmetic give `1.0`, which is still the number 1 (spec §4.4: `[n]` takes a number).
+    /// arithmetic give `1.0`, which is still the number 1 (reference §4.4: `[n]` takes a number).
     static func integralIndex(_ v: PredicateValue) -> Int64? {
         switch v.numeric {
         case .int(let i)?: return i

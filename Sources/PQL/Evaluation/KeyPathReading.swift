@@ -1,4 +1,4 @@
-/// KVC-style reading of key paths on values (spec §4.2, §6.9).
+/// KVC-style reading of key paths on values (reference §4.2, §6.9).
 ///
 /// A dictionary gives the value for the key (nil when missing, decision D5); an array or set
 /// applies the key to every element and collects the results in a collection of the same kind;
@@ -47,7 +47,7 @@ enum KeyPathReading {
     }
 }
 
-/// The KVC collection operators of spec §4.3.
+/// The KVC collection operators of reference §4.3.
 enum CollectionOperators {
     static func apply(_ op: String, to base: PredicateValue, rest: ArraySlice<String>) throws(EvalError) -> PredicateValue {
         if base.isNull { return .null }

@@ -136,7 +136,7 @@ public enum EncodableValues {
         let encoder = JSONEncoder()
         // Dates travel as their exact seconds since 2001 under a private key and are restored
         // below: an ISO-8601 string keeps microseconds at most, and a Codable value must equal
-        // its own date as the typed readers do (sub-second precision matters, spec §6.3).
+        // its own date as the typed readers do (sub-second precision matters, reference §6.3).
         encoder.dateEncodingStrategy = .custom { date, enc in
             var c = enc.container(keyedBy: DateKey.self)
             try c.encode(date.timeIntervalSinceReferenceDate, forKey: .seconds)

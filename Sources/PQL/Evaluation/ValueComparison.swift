@@ -1,6 +1,6 @@
 import Foundation
 
-/// Equality and ordering between values, with string options (spec §6.2–§6.5).
+/// Equality and ordering between values, with string options (reference §6.2–§6.5).
 enum ValueComparison {
     /// `==` after the nil rules: nil equals only nil; strings honour the options.
     static func equal(_ a: PredicateValue, _ b: PredicateValue, _ options: StringOptions) throws(EvalError) -> Bool {

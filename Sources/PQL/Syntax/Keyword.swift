@@ -1,4 +1,4 @@
-/// The reserved words of spec §1.3. Matching is case-insensitive (decision D4).
+/// The reserved words of reference §1.3. Matching is case-insensitive (decision D4).
 enum Keyword: UInt8, CaseIterable, Sendable {
     case and, or, `in`, not, all, any, someQuantifier, noneQuantifier, like, caseInsensitive, ci, matches, contains
     case beginsWith, endsWith, between, null, `nil`, `self`, `true`, yes, `false`, no

@@ -1,4 +1,4 @@
-/// Turns format-string bytes into tokens (spec §1).
+/// Turns format-string bytes into tokens (reference §1).
 ///
 /// One pass over UTF-8 with longest-match operators; keywords are found without allocating;
 /// string escapes are decoded here so the parser sees values. Every failure is a
@@ -121,7 +121,7 @@ struct Lexer {
     }
 
     /// The end of an identifier starting at `from`, accepting Unicode letters (XID) as an
-    /// extension (spec §1.4); nil if no identifier starts there.
+    /// extension (reference §1.4); nil if no identifier starts there.
     private func unicodeIdentifierEnd(from: Int) -> Int? {
         var i = from
         var first = true
@@ -167,7 +167,7 @@ struct Lexer {
         if pos < bytes.count && bytes[pos] >= 0x80, let end = unicodeIdentifierEnd(from: start) {
             pos = end
         }
-        // UTI-CONFORMS-TO and UTI-EQUALS contain hyphens (spec §1.2).
+        // UTI-CONFORMS-TO and UTI-EQUALS contain hyphens (reference §1.2).
         if pos - start == 3 && peek() == UInt8(ascii: "-") && matchesUpper("UTI", at: start) {
             if matchesUpper("-CONFORMS-TO", at: pos) && !Self.isIdentContinue(peek(12)) {
                 pos += 12
@@ -353,7 +353,7 @@ struct Lexer {
 
     // MARK: - Strings
 
-    /// A quoted string with the escapes of spec §1.6.
+    /// A quoted string with the escapes of reference §1.6.
     private mutating func string() throws(PredicateFormatError) -> Token {
         let start = pos
         let quote = bytes[pos]
@@ -436,7 +436,7 @@ struct Lexer {
             }
             appendScalar(v, into: &out)
         default:
-            // Any other escaped character stands for itself (spec §1.6), including multi-byte ones.
+            // Any other escaped character stands for itself (reference §1.6), including multi-byte ones.
             out.append(c)
         }
     }
@@ -467,7 +467,7 @@ struct Lexer {
 
     // MARK: - Format specifiers
 
-    /// `%@`, `%K`, `%%`, and the C conversions of spec §5.2 with length modifiers; width and
+    /// `%@`, `%K`, `%%`, and the C conversions of reference §5.2 with length modifiers; width and
     /// precision digits are accepted and ignored, positional forms (`%1$@`) rejected.
     private mutating func formatSpecifier() throws(PredicateFormatError) -> Token {
         let start = pos
@@ -512,7 +512,7 @@ struct Lexer {
             if conversion == UInt8(ascii: "k") {
                 hint = "the key-path specifier is upper-case: %K"
             } else if bytes[start + 1] == UInt8(ascii: " ") {
-                // `a % 2`: a remainder, which the language spells as a function (spec §1.2).
+                // `a % 2`: a remainder, which the language spells as a function (reference §1.2).
                 hint = "there is no % operator; for a remainder write modulus:by:(a, b)"
             } else {
                 hint = "use %@ for a value, %K for a key path, %d for an integer, %f for a double, %% for a percent sign"

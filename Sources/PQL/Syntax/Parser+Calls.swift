@@ -4,7 +4,7 @@ import Foundation
 extension Parser {
     /// `name(args)` or `selector:(args)`, checked against the function table and its arity.
     mutating func parseBuiltinCall(name: String, nameStart: Int) throws(PredicateFormatError) -> Parsed {
-        // Apple's selectors for CAST and `[ ]` (spec §4.7); they print in those forms.
+        // Apple's selectors for CAST and `[ ]` (reference §4.7); they print in those forms.
         if name == "castObject:toType:" { return try parseCastArguments(start: nameStart) }
         if name == "objectFrom:withIndex:" {
             let (args, height) = try parseArgumentList()
@@ -130,7 +130,7 @@ extension Parser {
     }
 
     /// `CAST(value, type)`. A cast of a literal to a type that has no literal syntax is folded
-    /// into a constant: that is how such constants print (spec §7.2, D8), so they round-trip.
+    /// into a constant: that is how such constants print (reference §7.2, decision D8), so they round-trip.
     mutating func parseCast() throws(PredicateFormatError) -> Parsed {
         let start = current.start
         advance()

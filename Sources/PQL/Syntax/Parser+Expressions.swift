@@ -89,7 +89,7 @@ extension Parser {
     }
 
     /// The height a constant has when its printed form is parsed: a level per brace and per
-    /// CAST (sets, dictionaries, dates, data, decimals and NaN print as CASTs, spec §7.2).
+    /// CAST (sets, dictionaries, dates, data, decimals and NaN print as CASTs, reference §7.2).
     /// Stops counting once past `limit`, with a result that is then past it too.
     static func printedHeight(of value: PredicateValue, limit: Int) -> Int {
         guard limit > 0 else { return 2 }
@@ -212,7 +212,7 @@ extension Parser {
         case .integer:
             advance()
             if let m = t.integer, m <= UInt64(Int64.max) { return (leaves.node(.int(Int64(m))), 1) }
-            // Integers beyond Int64 become doubles (spec §1.5).
+            // Integers beyond Int64 become doubles (reference §1.5).
             return (leaves.node(.double(integerLiteralAsDouble(t).bitPattern)), 1)
         case .float:
             advance()

@@ -2,7 +2,7 @@
 ///
 /// It never backtracks: a parenthesis in predicate position is parsed as "predicate or
 /// expression" and settled by what follows, so parse time is linear in the input. Format
-/// arguments are bound while parsing (spec §5.1), each specifier becoming a constant or a key
+/// arguments are bound while parsing (reference §5.1), each specifier becoming a constant or a key
 /// path, never text.
 struct Parser {
     /// Trees taller than this (operators, calls, negations nested in one another) are an error,

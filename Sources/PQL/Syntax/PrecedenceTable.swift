@@ -1,4 +1,4 @@
-/// Every precedence decision of the language, in one place (decision D1, spec §2.4).
+/// Every precedence decision of the language, in one place (decision D1, reference §2.4).
 ///
 /// Predicates, loosest first: OR, AND, then prefix NOT, then comparisons. Expressions, loosest
 /// first: `:=` (right), set operators, `|`, `^`, `&`, shifts, `+ -`, `* /`, `**` (right), then

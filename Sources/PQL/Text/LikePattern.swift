@@ -1,5 +1,5 @@
 /// A compiled LIKE pattern: `*` matches any run of characters (including none), `?` exactly
-/// one, `\*` `\?` `\\` stand for themselves, and the match covers the whole string (spec §6.6).
+/// one, `\*` `\?` `\\` stand for themselves, and the match covers the whole string (reference §6.6).
 /// Matching works on Unicode scalars of NFC text (after folding for `[c]`/`[d]`), in
 /// O(pattern × subject) time at worst — no backtracking blow-up.
 struct LikePattern: Sendable {
@@ -33,7 +33,7 @@ struct LikePattern: Sendable {
     var isEmpty: Bool { elements.isEmpty }
 
     func matches(_ subject: String) -> Bool {
-        // An empty pattern never matches (spec §6.6), not even the empty string.
+        // An empty pattern never matches (reference §6.6), not even the empty string.
         if elements.isEmpty { return false }
         let s = Array(options.prepare(subject).precomposedStringWithCanonicalMapping.unicodeScalars)
         let p = elements

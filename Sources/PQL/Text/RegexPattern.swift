@@ -60,7 +60,7 @@ final class RegexPattern: @unchecked Sendable {
         pcre2_code_free_8(code)
     }
 
-    /// Whether the whole subject matches. An empty pattern never matches (spec §6.6).
+    /// Whether the whole subject matches. An empty pattern never matches (reference §6.6).
     func matches(_ subject: String) throws(EvalError) -> Bool {
         if pattern.isEmpty { return false }
         var text = options.caseInsensitive || options.diacriticInsensitive

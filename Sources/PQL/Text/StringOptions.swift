@@ -59,7 +59,7 @@ struct StringOptions: Sendable, Hashable {
     /// Literal order is Unicode scalar order, which is UTF-8 byte order: the order SQLite's
     /// BINARY collation and its indexes use, so the store sorts and ranges exactly as memory
     /// does (decision D3). It equals Apple's UTF-16 order except between U+E000–U+FFFF and
-    /// characters beyond U+FFFF (README, "Project decisions").
+    /// characters beyond U+FFFF (decision D18).
     static func scalarOrder(_ a: String, _ b: String) -> ComparisonResult {
         var i = a.utf8.makeIterator(), j = b.utf8.makeIterator()
         while true {
@@ -74,7 +74,7 @@ struct StringOptions: Sendable, Hashable {
     }
 }
 
-/// Substring tests on prepared (folded) strings. An empty needle never matches (spec §6.6).
+/// Substring tests on prepared (folded) strings. An empty needle never matches (reference §6.6).
 enum StringSearch {
     /// BEGINSWITH / ENDSWITH / CONTAINS of `subject` against a needle already prepared with
     /// `options`. An ASCII subject is folded on the fly, byte by byte, without allocating.

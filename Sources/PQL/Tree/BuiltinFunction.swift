@@ -1,4 +1,4 @@
-/// The built-in functions of spec §4.7 and the operators that Apple represents as functions.
+/// The built-in functions of reference §4.7 and the operators that Apple represents as functions.
 ///
 /// The raw value is Apple's selector, which is also the printed name of a function call.
 /// ```swift

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Writes trees in the canonical form of spec §7 (Apple's `predicateFormat`).
+/// Writes trees in the canonical form of reference §7 (Apple's `predicateFormat`).
 ///
 /// Where Apple's text would not parse back to the same tree, PQL prints a form that does
 /// (decision D9): doubles keep a fractional part (`10.0`), keys that are not identifiers print
@@ -160,7 +160,7 @@ enum CanonicalPrinter {
         out += ")"
     }
 
-    /// Operands of infix operators: nested operators are always parenthesised (spec §7, note C).
+    /// Operands of infix operators: nested operators are always parenthesised (reference §7.2).
     private static func writeBinaryOperand(_ e: ExpressionNode, to out: inout String) {
         switch e {
         case .function(let f, let args) where f.infixSymbol != nil && args.count == 2:
@@ -317,7 +317,7 @@ enum CanonicalPrinter {
         out += d.description
     }
 
-    /// Double-quoted; only `\` and `"` are escaped (spec §7.2).
+    /// Double-quoted; only `\` and `"` are escaped (reference §7.2).
     static func writeString(_ s: String, to out: inout String) {
         out += "\""
         for ch in s.unicodeScalars {
@@ -341,7 +341,7 @@ extension PredicateValue {
 }
 
 extension PredicateNode: CustomStringConvertible {
-    /// The canonical format string (spec §7).
+    /// The canonical format string (reference §7).
     public var description: String {
         // A deep tree built in code prints on a large stack: the printer recurses, and under
         // the address sanitizer 126 nested calls overflowed a 512 KiB thread.
@@ -355,7 +355,7 @@ extension PredicateNode: CustomStringConvertible {
 }
 
 extension ExpressionNode: CustomStringConvertible {
-    /// The canonical format string (spec §7).
+    /// The canonical format string (reference §7).
     public var description: String {
         var s = ""
         CanonicalPrinter.write(self, to: &s)

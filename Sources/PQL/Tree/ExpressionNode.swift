@@ -1,4 +1,4 @@
-/// A parsed expression: the value-valued half of the syntax tree (spec §4).
+/// A parsed expression: the value-valued half of the syntax tree (reference §4).
 ///
 /// ```swift
 /// let e = try ExpressionNode(format: "SUBQUERY(items, $i, $i.price > 10).@count")
@@ -48,7 +48,7 @@ public enum IndexSubscript: Hashable, Sendable {
     case expression(ExpressionNode)
 }
 
-/// The set operators of spec §4.8.
+/// The set operators of reference §4.8.
 public enum SetOperator: String, Hashable, Sendable, CaseIterable {
     case union = "UNION"
     case intersect = "INTERSECT"

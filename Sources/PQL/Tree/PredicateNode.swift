@@ -1,6 +1,6 @@
 /// A parsed predicate: the Boolean-valued half of the syntax tree.
 ///
-/// Its `description` is the canonical text of spec §7 (Apple's `predicateFormat`), and parsing
+/// Its `description` is the canonical text of reference §7 (Apple's `predicateFormat`), and parsing
 /// that text gives an equal tree.
 ///
 /// ```swift
@@ -52,7 +52,7 @@ public enum Quantifier: Hashable, Sendable {
     case all
 }
 
-/// The comparison operators of spec §3.1, in Apple's numbering.
+/// The comparison operators of reference §3.1, in Apple's numbering.
 public enum ComparisonOperator: Int, Hashable, Sendable, CaseIterable {
     case lessThan = 0
     case lessThanOrEqual = 1
@@ -70,7 +70,7 @@ public enum ComparisonOperator: Int, Hashable, Sendable, CaseIterable {
     case utiConformsTo = 200
     case utiEquals = 201
 
-    /// The canonical spelling (spec §7.1).
+    /// The canonical spelling (reference §7.1).
     public var symbol: String {
         switch self {
         case .lessThan: return "<"
@@ -100,7 +100,7 @@ public enum ComparisonOperator: Int, Hashable, Sendable, CaseIterable {
     }
 }
 
-/// The string options `[c]`, `[d]`, `[n]`, `[l]`, `[w]` (spec §3.4), in Apple's bit values.
+/// The string options `[c]`, `[d]`, `[n]`, `[l]`, `[w]` (reference §3.4), in Apple's bit values.
 public struct ComparisonOptions: OptionSet, Hashable, Sendable {
     public let rawValue: Int
     public init(rawValue: Int) { self.rawValue = rawValue }

@@ -3,7 +3,7 @@ import Foundation
 /// A value a predicate works with: a constant in the tree, an argument, a variable's binding,
 /// or what a key path reads from an object.
 ///
-/// Equality follows NSPredicate's `isEqual:` (spec §6.3): numbers compare by value across
+/// Equality follows NSPredicate's `isEqual:` (reference §6.3): numbers compare by value across
 /// `Bool`, integers, `Double` and `Decimal` (`.bool(true) == .int(1)`, `.int(1) == .double(1)`),
 /// a number never equals a string, dates are equal at the same instant, arrays compare element
 /// by element, sets and dictionaries ignore order.
@@ -27,7 +27,7 @@ public enum PredicateValue: Sendable {
     case set([PredicateValue])
     case dictionary([String: PredicateValue])
 
-    /// True for `.null`: NSNull and nil are the same to every operator (spec §6.1).
+    /// True for `.null`: NSNull and nil are the same to every operator (reference §6.1).
     @inlinable public var isNull: Bool {
         if case .null = self { return true }
         return false
@@ -163,7 +163,7 @@ extension PredicateValue: Hashable {
         switch (lhs, rhs) {
         case (.null, .null): return true
         case let (.string(a), .string(b)):
-            // Literal comparison: code units, no canonical equivalence (spec §6.3).
+            // Literal comparison: code units, no canonical equivalence (reference §6.3).
             return a.utf8.elementsEqual(b.utf8)
         case let (.date(a), .date(b)): return a.timeIntervalSinceReferenceDate == b.timeIntervalSinceReferenceDate
         case let (.data(a), .data(b)): return a == b

@@ -1,6 +1,6 @@
 import PQL
 
-/// The tables, columns and indexes PQL creates for a model (Core Data's conventions, spec §8.1:
+/// The tables, columns and indexes PQL creates for a model (Core Data's conventions, reference §8.1:
 /// one table per inheritance root, `Z_PK` keys, an entity column where entities share a table,
 /// a foreign-key column per to-one relationship).
 enum StoreSchema {

@@ -3,8 +3,8 @@ import PQL
 /// To-many key paths: quantifiers, membership, @count and the other aggregates, SUBQUERY.
 ///
 /// ANY is `key IN (SELECT fk FROM destination WHERE …)`: uncorrelated, so SQLite runs the
-/// subquery once and probes it by key (anchors.md measured it 8x faster than a correlated
-/// EXISTS, which is also quadratic without an index). ALL is its complement over the
+/// subquery once and probes it by key (measured 8x faster than a correlated
+/// EXISTS, which is also quadratic without an index: reference §8.2). ALL is its complement over the
 /// elements that fail; NONE parses as NOT ANY. Aggregates are correlated scalar subqueries
 /// that the foreign-key index answers.
 extension PredicateSQLCompiler {
@@ -132,7 +132,7 @@ extension PredicateSQLCompiler {
             let remote = SQLIdentifier.column(src.remoteColumn, of: from.alias)
             let sub = "SELECT \(remote) FROM \(from.fromClause)" + (conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND "))
             if isAll {
-                // ALL over no elements holds (§6.7), including a row whose key is NULL.
+                // ALL over no elements holds (§3.2), including a row whose key is NULL.
                 let nullKey = src.outerKey.nullable ? "\(src.outerKey.sql) IS NULL OR " : ""
                 return SQLCondition(sql: "(\(nullKey)\(src.outerKey.sql) NOT IN (\(sub)))", nullable: false)
             }

@@ -1,6 +1,6 @@
 import PQL
 
-/// Comparisons: the operators of spec §3.1 with the nil rules of §6.2, in SQL.
+/// Comparisons: the operators of reference §3.1 with the nil rules of §6.2, in SQL.
 extension PredicateSQLCompiler {
     mutating func compile(_ c: ComparisonNode, in scope: SQLScope) throws(StoreError) -> SQLCondition {
         let options: SharedSemantics.Options

@@ -1,13 +1,13 @@
 import Foundation
 import PQL
 
-/// Compiles a predicate tree into an SQL condition on one entity's table (spec §8, decision D3).
+/// Compiles a predicate tree into an SQL condition on one entity's table (reference §8, decision D3).
 ///
 /// Every value becomes a numbered parameter; every identifier comes from the model and is
 /// quoted. Comparisons SQLite answers the evaluator's way (same-kind operands, literal
 /// options) compile to native SQL an index can serve; everything else goes through the shared
 /// `pql_*` functions, which run the evaluator's own code. To-one key paths become LEFT JOINs;
-/// to-many ones become subqueries (`key IN (SELECT fk …)` for ANY, as anchors.md measured).
+/// to-many ones become subqueries (`key IN (SELECT fk …)` for ANY, measured in reference §8.2).
 struct PredicateSQLCompiler {
     let model: StoreModel
     /// The predicate text, for locating errors.
