@@ -140,6 +140,7 @@ extension PredicateNode {
     }
 }
 
+/// Filtering any sequence with a ``CompiledPredicate`` for its element type.
 extension Sequence {
     /// The elements that satisfy a compiled predicate, in order. `limits` bound the work of
     /// the whole call; an error names the element it happened on
@@ -319,6 +320,7 @@ extension CompiledPredicate {
     }
 }
 
+/// Filtering sequences of ``PredicateEvaluable`` values with a predicate compiled on the spot.
 extension Sequence where Element: PredicateEvaluable {
     /// The elements that satisfy a predicate, in order.
     ///

@@ -32,6 +32,11 @@ public struct EvaluationLimits: Hashable, Sendable {
     /// each match's own.
     public var maxRegexSteps: Int?
 
+    /// Creates limits for one call; nil means no limit, and negative numbers count as 0.
+    ///
+    /// ```swift
+    /// let strict = EvaluationLimits(maxSteps: 10_000_000, maxRegexSteps: 100_000_000)
+    /// ```
     public init(maxSteps: Int?, maxRegexSteps: Int?) {
         self.maxSteps = maxSteps.map { Swift.max(0, $0) }
         self.maxRegexSteps = maxRegexSteps.map { Swift.max(0, $0) }

@@ -300,11 +300,14 @@ struct EvaluatorCompiler<Root> {
 /// let p = try PredicateNode(format: "FUNCTION(age, 'double:') > 60").compiled(for: PredicateValue.self, functions: functions)
 /// ```
 public struct PredicateFunctions: Sendable {
+    /// A registered function: it gets the target and the arguments, evaluated, and returns the result or throws.
     public typealias Body = @Sendable (PredicateValue, [PredicateValue]) throws -> PredicateValue
     let table: [String: Body]
 
+    /// Creates a table of functions keyed by selector (`"double:"`, `"scale:by:"`).
     public init(_ table: [String: Body] = [:]) { self.table = table }
 
+    /// No functions: any `FUNCTION(…)` is an `unsupported` error when compiled.
     public static let none = PredicateFunctions()
 }
 

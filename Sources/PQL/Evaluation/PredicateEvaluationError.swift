@@ -9,9 +9,11 @@
 /// // cannot order a string against a number in name < 5
 /// ```
 public struct PredicateEvaluationError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The families of evaluation errors, for programs that react to them.
     public enum Kind: String, Hashable, Sendable {
         /// A key the value's type does not have (typed values; dictionaries give nil instead).
         case unknownKey
+        /// A `$variable` read with no value bound or substituted.
         case unboundVariable
         /// ANY/ALL, IN/CONTAINS, SUBQUERY or a collection operator needed a collection.
         case notACollection
@@ -45,16 +47,24 @@ public struct PredicateEvaluationError: Error, Hashable, Sendable, CustomStringC
         case workLimit
     }
 
+    /// What went wrong, as a value a program can switch on.
     public let kind: Kind
+    /// One sentence saying what is wrong.
     public let message: String
     /// Canonical text of the failing part of the predicate, when known.
     public var context: String?
+    /// How to fix it, when a likely fix is known.
     public let hint: String?
     /// The position (0-based) of the element the error happened on, in the sequence a filter,
     /// ``PredicateQuery`` or ``CompiledPredicate/evaluate(_:variables:limits:)`` call was given;
     /// nil for errors that belong to no element (compiling, a limit of the whole call).
     public var elementIndex: Int?
 
+    /// Creates an evaluation error; a ``PredicateFunctions`` closure may throw one to report its own failure.
+    ///
+    /// ```swift
+    /// throw PredicateEvaluationError(kind: .typeMismatch, message: "double: needs an integer", hint: "pass a whole number")
+    /// ```
     public init(kind: Kind, message: String, context: String? = nil, hint: String? = nil, elementIndex: Int? = nil) {
         self.kind = kind
         self.message = message

@@ -8,6 +8,7 @@
 /// let oldestFirst = SortRule("age", ascending: false)
 /// ```
 public struct SortRule: Hashable, Sendable {
+    /// How string values compare when sorting; other kinds always compare by value.
     public enum Comparison: Hashable, Sendable {
         /// Code-unit order, as NSString's literal compare.
         case literal
@@ -17,10 +18,18 @@ public struct SortRule: Hashable, Sendable {
         case localized
     }
 
+    /// The components of the key path to sort by (`["airline", "name"]` for `airline.name`).
     public var keyPath: [String]
+    /// Whether smaller values come first.
     public var ascending: Bool
+    /// How strings compare.
     public var comparison: Comparison
 
+    /// Creates a sort rule for a dotted key path.
+    ///
+    /// ```swift
+    /// let newestFirst = SortRule("released", ascending: false)
+    /// ```
     public init(_ keyPath: String, ascending: Bool = true, comparison: Comparison = .literal) {
         self.keyPath = keyPath.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         self.ascending = ascending
@@ -48,14 +57,24 @@ public struct SortRule: Hashable, Sendable {
 /// `limits` bound the work of a run (the filter and the sort keys together); an error names
 /// the element it happened on (``PredicateEvaluationError/elementIndex``).
 public struct PredicateQuery: Sendable {
+    /// Which elements the query keeps.
     public var predicate: PredicateNode
+    /// The sort keys, most significant first; empty to keep the input order.
     public var sort: [SortRule]
+    /// How many sorted matches to skip before the first result.
     public var offset: Int
     /// nil for no limit.
     public var limit: Int?
+    /// Values for the `$variables` the predicate reads.
     public var variables: [String: PredicateValue]
+    /// The work budget of one run: the filter and the sort keys together.
     public var limits: EvaluationLimits
 
+    /// Creates a query; a negative offset or limit counts as 0.
+    ///
+    /// ```swift
+    /// let firstTen = PredicateQuery(try PredicateNode(format: "age >= 18"), sort: [SortRule("name")], limit: 10)
+    /// ```
     public init(_ predicate: PredicateNode = .constant(true), sort: [SortRule] = [], offset: Int = 0,
                 limit: Int? = nil, variables: [String: PredicateValue] = [:], limits: EvaluationLimits = .default) {
         self.predicate = predicate

@@ -15,6 +15,7 @@ import Foundation
 /// let adults = try people.filter(PredicateNode(format: "age >= 18 AND ANY tags == 'vip'"))
 /// ```
 public protocol PredicateReadable: PredicateEvaluable, PredicateValueConvertible {
+    /// The keys predicates may read, each with its ``Accessor``.
     static var predicateKeys: PredicateKeys<Self> { get }
 }
 
@@ -22,6 +23,11 @@ public protocol PredicateReadable: PredicateEvaluable, PredicateValueConvertible
 public struct PredicateKeys<Root>: Sendable, ExpressibleByDictionaryLiteral {
     let accessors: [String: Accessor<Root>]
 
+    /// Creates the table from a dictionary literal of key names and accessors; a repeated name keeps the last.
+    ///
+    /// ```swift
+    /// let keys: PredicateKeys<Person> = ["name": .string { $0.name }, "age": .int { $0.age }]
+    /// ```
     public init(dictionaryLiteral elements: (String, Accessor<Root>)...) {
         accessors = Dictionary(elements, uniquingKeysWith: { _, last in last })
     }
@@ -37,12 +43,19 @@ public struct Accessor<Root>: Sendable {
     /// nested type's keys.
     var nested: (@Sendable (ArraySlice<String>) throws(EvalError) -> Void)? = nil
 
+    /// An integer key (`Int?`; nil reads as nil), compared without building a ``PredicateValue``.
     public static func int(_ f: @escaping @Sendable (Root) -> Int?) -> Self { .init(key: .int(f)) }
+    /// A floating-point key (`Double?`), compared without building a ``PredicateValue``.
     public static func double(_ f: @escaping @Sendable (Root) -> Double?) -> Self { .init(key: .double(f)) }
+    /// A string key (`String?`), compared without building a ``PredicateValue``.
     public static func string(_ f: @escaping @Sendable (Root) -> String?) -> Self { .init(key: .string(f)) }
+    /// An array of strings (`[String]?`), for `ANY tags == "x"` and `tags CONTAINS "x"`.
     public static func strings(_ f: @escaping @Sendable (Root) -> [String]?) -> Self { .init(key: .strings(f)) }
+    /// A Boolean key (`Bool?`): the number 1 or 0 to predicates.
     public static func bool(_ f: @escaping @Sendable (Root) -> Bool?) -> Self { .init(key: .value { f($0).map { .bool($0) } ?? .null }) }
+    /// A date key (`Date?`).
     public static func date(_ f: @escaping @Sendable (Root) -> Date?) -> Self { .init(key: .value { f($0).map { .date($0) } ?? .null }) }
+    /// A decimal key (`Decimal?`), for money.
     public static func decimal(_ f: @escaping @Sendable (Root) -> Decimal?) -> Self { .init(key: .value { f($0).map { .decimal($0) } ?? .null }) }
     /// Any value with a predicate value: nested ``PredicateReadable`` objects, arrays of them…
     public static func value(_ f: @escaping @Sendable (Root) -> PredicateValue) -> Self { .init(key: .value { f($0) }) }
@@ -50,6 +63,7 @@ public struct Accessor<Root>: Sendable {
     public static func object<T: PredicateValueConvertible>(_ f: @escaping @Sendable (Root) -> T?) -> Self {
         .init(key: .value { f($0)?.predicateValue ?? .null })
     }
+    /// An array of values that are ``PredicateValueConvertible``.
     public static func objects<T: PredicateValueConvertible>(_ f: @escaping @Sendable (Root) -> [T]?) -> Self {
         .init(key: .value { f($0).map { .array($0.map(\.predicateValue)) } ?? .null })
     }
@@ -57,7 +71,7 @@ public struct Accessor<Root>: Sendable {
     public static func object<T: PredicateReadable>(_ f: @escaping @Sendable (Root) -> T?) -> Self {
         .init(key: .value { f($0)?.predicateValue ?? .null }, nested: { rest throws(EvalError) in try T.checkKeyPath(rest) })
     }
-    /// A to-many collection of typed objects, checked like ``object(_:)-9x7zq``.
+    /// A to-many collection of typed objects, checked like `object(_:)` for one.
     public static func objects<T: PredicateReadable>(_ f: @escaping @Sendable (Root) -> [T]?) -> Self {
         .init(key: .value { f($0).map { .array($0.map(\.predicateValue)) } ?? .null },
               nested: { rest throws(EvalError) in try T.checkKeyPath(rest) })
@@ -76,6 +90,7 @@ extension PredicateReadable {
         try accessor.nested?(path.dropFirst())
     }
 
+    /// The reader built from ``PredicateReadable/predicateKeys``; unknown keys fail when compiling.
     public static var predicateReader: ValueReader<Self> {
         let keys = predicateKeys
         var reader = ValueReader<Self>(

@@ -3,6 +3,7 @@ import Foundation
 extension SortRule {
     /// Why a sort spec did not parse.
     public struct SpecError: Error, Hashable, Sendable {
+        /// What is wrong with the spec.
         public enum Kind: Hashable, Sendable {
             /// The spec has no key path, or one with an empty component (`a..b`).
             case missingKeyPath
@@ -10,6 +11,7 @@ extension SortRule {
             case unknownModifier(String)
         }
 
+        /// What is wrong with the spec, as a value a program can switch on.
         public let kind: Kind
         /// The whole spec.
         public let spec: String

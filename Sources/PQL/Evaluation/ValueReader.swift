@@ -20,6 +20,18 @@ public struct ValueReader<Root>: Sendable {
     /// values too (``PredicateReadable``): an unknown nested key is an error, not nil (D5).
     var checkPath: (@Sendable ([String]) throws(EvalError) -> Void)? = nil
 
+    /// Creates a reader for a type of your own from two closures: the whole value, and an accessor for each key name (throw ``PredicateEvaluationError/Kind/unknownKey`` for a key the type lacks).
+    ///
+    /// ```swift
+    /// let reader = ValueReader<Point>(selfValue: { .array([.double($0.x), .double($0.y)]) },
+    ///                                 key: { name in
+    ///                                     switch name {
+    ///                                     case "x": return .double { $0.x }
+    ///                                     case "y": return .double { $0.y }
+    ///                                     default: throw PredicateEvaluationError(kind: .unknownKey, message: "Point has no key '\(name)'")
+    ///                                     }
+    ///                                 })
+    /// ```
     public init(selfValue: @escaping @Sendable (Root) throws(PredicateEvaluationError) -> PredicateValue,
                 key: @escaping @Sendable (String) throws(PredicateEvaluationError) -> KeyAccessor<Root>) {
         self.selfValue = selfValue
@@ -46,10 +58,15 @@ public struct ValueReader<Root>: Sendable {
 /// Reads one key of a root value; the typed cases let the compiler skip ``PredicateValue``
 /// on hot paths.
 public enum KeyAccessor<Root>: Sendable {
+    /// Any value, in the general form.
     case value(@Sendable (Root) throws(PredicateEvaluationError) -> PredicateValue)
+    /// An integer, compared without building a ``PredicateValue``.
     case int(@Sendable (Root) -> Int?)
+    /// A double, compared without building a ``PredicateValue``.
     case double(@Sendable (Root) -> Double?)
+    /// A string, compared without building a ``PredicateValue``.
     case string(@Sendable (Root) -> String?)
+    /// An array of strings, searched without building a ``PredicateValue``.
     case strings(@Sendable (Root) -> [String]?)
 
     /// The key's value in the general form.
@@ -71,6 +88,7 @@ public enum KeyAccessor<Root>: Sendable {
 /// let adults = try people.filter(PredicateNode(format: "age >= 18"))
 /// ```
 public protocol PredicateEvaluable {
+    /// How compiled predicates read values of this type.
     static var predicateReader: ValueReader<Self> { get }
 }
 
@@ -83,9 +101,11 @@ extension ValueReader where Root == PredicateValue {
 }
 
 extension PredicateValue: PredicateEvaluable {
+    /// The JSON-shaped reader, ``ValueReader/predicateValue``.
     public static var predicateReader: ValueReader<PredicateValue> { .predicateValue }
 }
 
+/// `[String: Any]` dictionaries are evaluable directly: `try rows.filter(PredicateNode(format: "age > 3"))`.
 extension Dictionary: PredicateEvaluable where Key == String, Value == Any {
     /// `[String: Any]` dictionaries, as `JSONSerialization` returns them: only the keys a
     /// predicate reads are converted.
@@ -113,16 +133,45 @@ func unconvertible(_ raw: Any) -> EvalError {
 
 // Scalars and collections of scalars evaluate as themselves (`SELF > 3` on an array of Int).
 extension PredicateEvaluable where Self: PredicateValueConvertible {
+    /// Reads the value itself for `SELF`, and keys of it as a ``PredicateValue`` reads them.
     public static var predicateReader: ValueReader<Self> {
         ValueReader(selfValue: { $0.predicateValue },
                     key: { name in .value { root throws(EvalError) in try KeyPathReading.value(root.predicateValue, key: name) } })
     }
 }
 
-extension String: PredicateValueConvertible, PredicateEvaluable { public var predicateValue: PredicateValue { .string(self) } }
-extension Int: PredicateValueConvertible, PredicateEvaluable { public var predicateValue: PredicateValue { .int(Int64(self)) } }
-extension Int64: PredicateValueConvertible, PredicateEvaluable { public var predicateValue: PredicateValue { .int(self) } }
-extension Double: PredicateValueConvertible, PredicateEvaluable { public var predicateValue: PredicateValue { .double(self) } }
-extension Bool: PredicateValueConvertible, PredicateEvaluable { public var predicateValue: PredicateValue { .bool(self) } }
-extension Decimal: PredicateValueConvertible, PredicateEvaluable { public var predicateValue: PredicateValue { .decimal(self) } }
-extension Date: PredicateValueConvertible, PredicateEvaluable { public var predicateValue: PredicateValue { .date(self) } }
+/// Strings evaluate as themselves: `SELF BEGINSWITH 'a'` on an array of strings.
+extension String: PredicateValueConvertible, PredicateEvaluable {
+    /// The string as a ``PredicateValue/string(_:)``.
+    public var predicateValue: PredicateValue { .string(self) }
+}
+/// Integers evaluate as themselves: `SELF > 3` on an array of `Int`.
+extension Int: PredicateValueConvertible, PredicateEvaluable {
+    /// The integer as a ``PredicateValue/int(_:)``.
+    public var predicateValue: PredicateValue { .int(Int64(self)) }
+}
+/// 64-bit integers evaluate as themselves.
+extension Int64: PredicateValueConvertible, PredicateEvaluable {
+    /// The integer as a ``PredicateValue/int(_:)``.
+    public var predicateValue: PredicateValue { .int(self) }
+}
+/// Doubles evaluate as themselves.
+extension Double: PredicateValueConvertible, PredicateEvaluable {
+    /// The double as a ``PredicateValue/double(_:)``.
+    public var predicateValue: PredicateValue { .double(self) }
+}
+/// Booleans evaluate as themselves: the numbers 1 and 0.
+extension Bool: PredicateValueConvertible, PredicateEvaluable {
+    /// The Boolean as a ``PredicateValue/bool(_:)``.
+    public var predicateValue: PredicateValue { .bool(self) }
+}
+/// Decimals evaluate as themselves.
+extension Decimal: PredicateValueConvertible, PredicateEvaluable {
+    /// The decimal as a ``PredicateValue/decimal(_:)``.
+    public var predicateValue: PredicateValue { .decimal(self) }
+}
+/// Dates evaluate as themselves.
+extension Date: PredicateValueConvertible, PredicateEvaluable {
+    /// The date as a ``PredicateValue/date(_:)``.
+    public var predicateValue: PredicateValue { .date(self) }
+}

@@ -8,6 +8,7 @@ import Foundation
 /// ISO8601.date(from: "2001-01-01T00:00:10Z")?.timeIntervalSinceReferenceDate   // 10.0
 /// ```
 public enum ISO8601 {
+    /// The instant an ISO-8601 date or date-time names, or nil if the text is not one.
     public static func date(from text: String) -> Date? {
         var s = text
         return s.withUTF8 { parse($0) }.map { Date(timeIntervalSince1970: $0) }

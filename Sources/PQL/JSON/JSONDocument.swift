@@ -7,6 +7,7 @@
 /// doc.text(of: 1)           // {"a": 2}
 /// ```
 public struct JSONDocument: Sendable {
+    /// How the document holds its elements, so output can keep the same shape.
     public enum Layout: Sendable {
         /// One JSON array of elements.
         case array
@@ -14,11 +15,14 @@ public struct JSONDocument: Sendable {
         case lines
     }
 
+    /// Whether the input was one array or one value per line.
     public let layout: Layout
+    /// The elements, in input order.
     public let values: [PredicateValue]
     private let bytes: [UInt8]
     private let spans: [Range<Int>]
 
+    /// Reads a JSON array, or JSON Lines (one value per line), from UTF-8 bytes.
     public init(bytes: [UInt8]) throws(JSONReadError) {
         self.bytes = bytes
         let r: Result<(Layout, [PredicateValue], [Range<Int>]), JSONReadError> = bytes.withUnsafeBufferPointer { buf in

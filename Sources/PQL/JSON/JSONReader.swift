@@ -7,10 +7,13 @@ import Foundation
 /// // line 1, column 6: expected ',' or ']' in an array, found end of input
 /// ```
 public struct JSONReadError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// What is wrong, in one sentence.
     public let message: String
     /// UTF-8 byte offset into the input.
     public let offset: Int
+    /// 1-based line of the problem.
     public let line: Int
+    /// 1-based column of the problem, in characters.
     public let column: Int
 
     public var description: String { "line \(line), column \(column): \(message)" }

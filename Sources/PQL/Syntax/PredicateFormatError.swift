@@ -24,12 +24,17 @@ public struct PredicateFormatError: Error, Hashable, Sendable, CustomStringConve
         case unexpectedToken
         /// A character no token starts with.
         case invalidCharacter
+        /// A string whose closing quote is missing.
         case unterminatedString
+        /// A malformed `\x` or `\u` escape, or a lone surrogate.
         case invalidEscape
+        /// A malformed number: `.5`, `12abc`, `0x` without digits, a radix literal beyond 64 bits.
         case invalidNumber
         /// A reserved word used where a key or value is expected; escape it with `#`.
         case reservedWord
+        /// A function name PQL does not know; the hint names the nearest one.
         case unknownFunction
+        /// A call with the wrong number of arguments for its function.
         case wrongArgumentCount
         /// `x NOT IN y`, `x NOT LIKE y`… (decision D6).
         case negatedOperator
@@ -41,16 +46,23 @@ public struct PredicateFormatError: Error, Hashable, Sendable, CustomStringConve
         case badBetweenBounds
         /// A construct PQL parses in Apple's language but does not support.
         case unsupported
+        /// Parentheses, operators, calls or `SUBQUERY`s nested past the limit.
         case nestingTooDeep
+        /// A format string or an aggregate literal longer than the limit.
         case inputTooLong
+        /// Input bytes that are not UTF-8.
         case invalidUTF8
         /// A `%` conversion that is not a known specifier.
         case badSpecifier
+        /// A specifier such as `%@` with no argument left to take.
         case missingArgument
+        /// Arguments left over after every specifier took its own.
         case surplusArgument
+        /// An argument of the wrong kind for its specifier: `%d` given a string, `%K` a number.
         case argumentType
     }
 
+    /// What went wrong, as a value a program can switch on.
     public let kind: Kind
     /// One sentence saying what is wrong.
     public let message: String
@@ -65,6 +77,11 @@ public struct PredicateFormatError: Error, Hashable, Sendable, CustomStringConve
     /// The whole format string.
     public let source: String
 
+    /// Creates an error about `source` at `range`; the parser and the argument binder raise these.
+    ///
+    /// ```swift
+    /// let e = PredicateFormatError(kind: .unexpectedToken, message: "expected a value", range: SourceRange(offset: 4, length: 0, line: 1, column: 5), found: "end of input", source: "a ==")
+    /// ```
     public init(kind: Kind, message: String, range: SourceRange, expected: [String] = [],
                 found: String, hint: String? = nil, source: String) {
         self.kind = kind

@@ -15,6 +15,7 @@ public struct SourceRange: Hashable, Sendable, CustomStringConvertible {
     /// 1-based column, in characters from the start of the line.
     public let column: Int
 
+    /// Creates a range from its UTF-8 offset and length and the line and column where it starts (both from 1).
     public init(offset: Int, length: Int, line: Int, column: Int) {
         self.offset = offset
         self.length = length

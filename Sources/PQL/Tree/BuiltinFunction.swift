@@ -7,28 +7,92 @@
 /// ```
 public enum BuiltinFunction: String, Hashable, Sendable, CaseIterable {
     // Aggregates over a collection.
-    case sum = "sum:", count = "count:", min = "min:", max = "max:", average = "average:"
-    case median = "median:", mode = "mode:", stddev = "stddev:"
+    /// `sum:(collection)`: the sum of the numbers.
+    case sum = "sum:"
+    /// `count:(collection)`: the number of elements.
+    case count = "count:"
+    /// `min:(collection)`: the smallest element.
+    case min = "min:"
+    /// `max:(collection)`: the largest element.
+    case max = "max:"
+    /// `average:(collection)`: the mean of the numbers, a double.
+    case average = "average:"
+    /// `median:(collection)`: the middle element, or the mean of the two middle ones.
+    case median = "median:"
+    /// `mode:(collection)`: an array of the most frequent values.
+    case mode = "mode:"
+    /// `stddev:(collection)`: the population standard deviation.
+    case stddev = "stddev:"
     // Arithmetic.
-    case add = "add:to:", subtract = "from:subtract:", multiply = "multiply:by:"
-    case divide = "divide:by:", modulus = "modulus:by:", power = "raise:toPower:"
+    /// `a + b`, also written `add:to:(a, b)`.
+    case add = "add:to:"
+    /// `a - b`, also written `from:subtract:(a, b)`.
+    case subtract = "from:subtract:"
+    /// `a * b`, also written `multiply:by:(a, b)`.
+    case multiply = "multiply:by:"
+    /// `a / b`, also written `divide:by:(a, b)`; integers divide with truncation.
+    case divide = "divide:by:"
+    /// `modulus:by:(a, b)`: the remainder (the language has no `%` operator).
+    case modulus = "modulus:by:"
+    /// `a ** b`, also written `raise:toPower:(a, b)`: a double.
+    case power = "raise:toPower:"
     /// Unary minus on a non-literal operand (`-x`); has no Apple selector, printed as a prefix.
     case negate = "-"
-    case sqrt = "sqrt:", log = "log:", ln = "ln:", exp = "exp:"
-    case floor = "floor:", ceiling = "ceiling:", trunc = "trunc:", abs = "abs:"
-    case random = "random", randomn = "randomn:", now = "now"
+    /// `sqrt:(x)`: the square root, a double.
+    case sqrt = "sqrt:"
+    /// `log:(x)`: the base-10 logarithm.
+    case log = "log:"
+    /// `ln:(x)`: the natural logarithm.
+    case ln = "ln:"
+    /// `exp:(x)`: e raised to `x`.
+    case exp = "exp:"
+    /// `floor:(x)`: rounded down.
+    case floor = "floor:"
+    /// `ceiling:(x)`: rounded up.
+    case ceiling = "ceiling:"
+    /// `trunc:(x)`: rounded toward zero.
+    case trunc = "trunc:"
+    /// `abs:(x)`: the absolute value; integers stay integers.
+    case abs = "abs:"
+    /// `random()`: a double in [0, 1).
+    case random = "random"
+    /// `randomn:(n)`: an integer in [0, n); also spelled `random:`.
+    case randomn = "randomn:"
+    /// `now()`: the current date.
+    case now = "now"
     // Strings.
-    case uppercase = "uppercase:", lowercase = "lowercase:", length = "length:"
+    /// `uppercase:(s)`: Unicode upper-case mapping.
+    case uppercase = "uppercase:"
+    /// `lowercase:(s)`: Unicode lower-case mapping.
+    case lowercase = "lowercase:"
+    /// `length:(s)`: the length in UTF-16 code units, as Apple counts it.
+    case length = "length:"
+    /// `canonical:(s)`: the string folded as `[cd]` folds it.
     case canonical = "canonical:"
     // Bits.
-    case bitwiseAnd = "bitwiseAnd:with:", bitwiseOr = "bitwiseOr:with:"
-    case bitwiseXor = "bitwiseXor:with:", leftShift = "leftshift:by:"
-    case rightShift = "rightshift:by:", onesComplement = "onesComplement:"
+    /// `a & b`, also written `bitwiseAnd:with:(a, b)`.
+    case bitwiseAnd = "bitwiseAnd:with:"
+    /// `a | b`, also written `bitwiseOr:with:(a, b)`.
+    case bitwiseOr = "bitwiseOr:with:"
+    /// `a ^ b`, also written `bitwiseXor:with:(a, b)`.
+    case bitwiseXor = "bitwiseXor:with:"
+    /// `a << b`, also written `leftshift:by:(a, b)`.
+    case leftShift = "leftshift:by:"
+    /// `a >> b`, also written `rightshift:by:(a, b)`: an arithmetic shift.
+    case rightShift = "rightshift:by:"
+    /// `~a`, also written `onesComplement:(a)`.
+    case onesComplement = "onesComplement:"
     // Hints and Apple-platform functions.
+    /// `noindex:(x)`: `x` itself; in the store it keeps SQLite from using an index for it.
     case noindex = "noindex:"
+    /// Core Location's `distanceToLocation:fromLocation:`: parsed, refused when compiled.
     case distanceToLocation = "distanceToLocation:fromLocation:"
-    case tokenize = "tokenize:using:", indexed = "indexed:by:", distinct = "distinct:"
-
+    /// Core Data's `tokenize:using:`: parsed, refused when compiled.
+    case tokenize = "tokenize:using:"
+    /// Core Data's `indexed:by:`: parsed, refused when compiled.
+    case indexed = "indexed:by:"
+    /// `distinct:(collection)`: the distinct values, in order of first appearance.
+    case distinct = "distinct:"
     /// Apple's selector, e.g. `"modulus:by:"`.
     public var selector: String { rawValue }
 

@@ -42,15 +42,22 @@ public indirect enum ExpressionNode: Hashable, Sendable {
 
 /// What goes between the brackets of an index expression.
 public enum IndexSubscript: Hashable, Sendable {
+    /// `[FIRST]`: the first element.
     case first
+    /// `[LAST]`: the last element.
     case last
+    /// `[SIZE]`: the number of elements.
     case size
+    /// `[i]`: an element by position, a dictionary value by key.
     case expression(ExpressionNode)
 }
 
 /// The set operators of reference §4.8.
 public enum SetOperator: String, Hashable, Sendable, CaseIterable {
+    /// `a UNION b`: the elements of either.
     case union = "UNION"
+    /// `a INTERSECT b`: the elements of both.
     case intersect = "INTERSECT"
+    /// `a MINUS b`: the elements of `a` that are not in `b`.
     case minus = "MINUS"
 }

@@ -29,12 +29,22 @@ public indirect enum PredicateNode: Hashable, Sendable {
 public struct ComparisonNode: Hashable, Sendable {
     // Stored words first, one-byte enums last: 26 bytes instead of 40, so a parsed comparison
     // fits a 48-byte allocation rather than a 64-byte one (a 16 MiB predicate holds millions).
+    /// The left side: under a quantifier, the collection whose elements are compared.
     public var lhs: ExpressionNode
+    /// The right side, evaluated once per comparison.
     public var rhs: ExpressionNode
+    /// The string options `[c]`, `[d]`, `[n]`, `[l]`, `[w]` written after the operator.
     public var options: ComparisonOptions
+    /// `ANY`, `ALL` or none: how the comparison ranges over the left side.
     public var quantifier: Quantifier
+    /// The operator: `==`, `<`, `LIKE`, `IN`….
     public var op: ComparisonOperator
 
+    /// Creates a comparison of `lhs` and `rhs` by `op`, as the parser builds it from `quantifier lhs op[options] rhs`.
+    ///
+    /// ```swift
+    /// let c = ComparisonNode(.direct, .keyPath(["age"]), .greaterThanOrEqual, .constant(18))   // age >= 18
+    /// ```
     public init(_ quantifier: Quantifier = .direct, _ lhs: ExpressionNode, _ op: ComparisonOperator,
                 _ rhs: ExpressionNode, options: ComparisonOptions = []) {
         self.quantifier = quantifier
@@ -47,27 +57,45 @@ public struct ComparisonNode: Hashable, Sendable {
 
 /// How a comparison ranges over its left side. `SOME` is `.any`; `NONE` is `NOT ANY`.
 public enum Quantifier: Hashable, Sendable {
+    /// No quantifier: the left side is compared as one value.
     case direct
+    /// `ANY` (or `SOME`): the comparison holds for at least one element of the left side.
     case any
+    /// `ALL`: the comparison holds for every element of the left side (true when there are none).
     case all
 }
 
 /// The comparison operators of reference §3.1, in Apple's numbering.
 public enum ComparisonOperator: Int, Hashable, Sendable, CaseIterable {
+    /// `<`
     case lessThan = 0
+    /// `<=` (also `=<`)
     case lessThanOrEqual = 1
+    /// `>`
     case greaterThan = 2
+    /// `>=` (also `=>`)
     case greaterThanOrEqual = 3
+    /// `==` (also `=`)
     case equal = 4
+    /// `!=` (also `<>`): exactly `NOT ==`, so true when the left side is nil.
     case notEqual = 5
+    /// `MATCHES`: a PCRE2 regular expression matching the whole string.
     case matches = 6
+    /// `LIKE`: a wildcard pattern (`*`, `?`) matching the whole string.
     case like = 7
+    /// `BEGINSWITH`: a string prefix.
     case beginsWith = 8
+    /// `ENDSWITH`: a string suffix.
     case endsWith = 9
+    /// `IN`: membership in a collection, or a substring of a string.
     case `in` = 10
+    /// `CONTAINS`: `IN` with the operands swapped.
     case contains = 99
+    /// `BETWEEN`: inside two inclusive bounds `{lo, hi}`.
     case between = 100
+    /// `UTI-CONFORMS-TO`: a uniform type identifier conforms to another (built-in table).
     case utiConformsTo = 200
+    /// `UTI-EQUALS`: two uniform type identifiers are equal, ignoring case.
     case utiEquals = 201
 
     /// The canonical spelling (reference §7.1).

@@ -11,6 +11,7 @@ import Foundation
 /// let p = try PredicateNode(format: "price > %@", Cents(amount: 500))   // price > 500
 /// ```
 public protocol PredicateValueConvertible {
+    /// The value predicates see for this Swift value.
     var predicateValue: PredicateValue { get }
 }
 

@@ -13,18 +13,27 @@ import Foundation
 /// v == .array([.string("a"), .int(1), .double(2.5), .null])   // true
 /// ```
 public enum PredicateValue: Sendable {
+    /// nil: `nil`/`NULL` in text, JSON `null`, `NSNull`, and a key missing from a dictionary.
     case null
+    /// `YES`/`NO`: a number, 1 or 0, that prints as `1` or `0`.
     case bool(Bool)
+    /// A signed 64-bit integer; arithmetic on integers never wraps (an overflow is an error).
     case int(Int64)
+    /// An IEEE 754 double; prints with a fraction or an exponent (`10.0`).
     case double(Double)
+    /// A base-10 number, for money; prints as `CAST("1.5", "NSDecimalNumber")`.
     case decimal(Decimal)
+    /// Unicode text, compared by scalar value unless options say otherwise.
     case string(String)
     /// An instant. Printed as `CAST(<seconds since 2001-01-01>, "NSDate")`.
     case date(Date)
+    /// Bytes; prints as `CAST("<base64>", "NSData")`.
     case data(Data)
+    /// An ordered collection: an aggregate `{1, 2}`, a JSON array, a key path through a collection.
     case array([PredicateValue])
     /// An unordered collection; duplicates are kept as given, equality ignores order.
     case set([PredicateValue])
+    /// String keys to values: a JSON object; a key path reads its values.
     case dictionary([String: PredicateValue])
 
     /// True for `.null`: NSNull and nil are the same to every operator (reference §6.1).

@@ -8,12 +8,17 @@ import PQL
 /// let flights = try store.fetch(late)
 /// ```
 public struct EntityQuery: Hashable, Sendable {
+    /// The name of the entity to fetch, as the model spells it.
     public var entity: String
+    /// Which records match; `TRUEPREDICATE` for all.
     public var predicate: PredicateNode
     /// The predicate's text, when it was parsed from one: errors point into it.
     public var predicateText: String?
+    /// The sort keys, most significant first; ties are broken by primary key.
     public var sort: [SortRule]
+    /// The most records to return; nil for no limit.
     public var limit: Int?
+    /// How many sorted matches to skip before the first result.
     public var offset: Int
     /// Values for the predicate's `$variables`.
     public var variables: [String: PredicateValue]
@@ -23,6 +28,11 @@ public struct EntityQuery: Hashable, Sendable {
     /// error that names the limit.
     public var limits: EvaluationLimits
 
+    /// A query with a predicate already parsed or built in code; a negative limit or offset counts as 0.
+    ///
+    /// ```swift
+    /// let all = EntityQuery("Airline", sort: [SortRule("name")])
+    /// ```
     public init(_ entity: String, predicate: PredicateNode = .constant(true), sort: [SortRule] = [],
                 limit: Int? = nil, offset: Int = 0, variables: [String: PredicateValue] = [:],
                 limits: EvaluationLimits = .default) {
@@ -56,6 +66,7 @@ public struct EntityQuery: Hashable, Sendable {
 /// }
 /// ```
 public struct StoreRecord: Hashable, Sendable {
+    /// The entity the record belongs to.
     public let entity: String
     /// The primary key (`Z_PK`, or the table's own key for inferred models).
     public let id: Int64
@@ -64,6 +75,7 @@ public struct StoreRecord: Hashable, Sendable {
     /// The attribute names in model order.
     public let keys: [String]
 
+    /// Creates a record; the store makes these when it fetches.
     public init(entity: String, id: Int64, values: [String: PredicateValue], keys: [String]) {
         self.entity = entity
         self.id = id
@@ -71,6 +83,11 @@ public struct StoreRecord: Hashable, Sendable {
         self.keys = keys
     }
 
+    /// The value of an attribute or to-one key, `.null` when it is nil or not there.
+    ///
+    /// ```swift
+    /// let delay = flight["dep_delay"]   // .int(95)
+    /// ```
     public subscript(key: String) -> PredicateValue { values[key] ?? .null }
 
     /// The record as one JSON object value, keys in model order.

@@ -72,12 +72,17 @@ public struct ImportLocation: Sendable, Hashable, CustomStringConvertible {
 public struct ImportSource: Sendable {
     /// How the bytes are read.
     public enum Format: String, Sendable, Hashable {
-        case csv, json
+        /// Comma-separated values with a header line.
+        case csv
+        /// A JSON array of objects, or JSON Lines (one object per line).
+        case json
     }
 
+    /// How the bytes are read: CSV or JSON.
     public let format: Format
     /// What errors name: the file (and the entry of an archive), or nil for data in memory.
     public let name: String?
+    /// The bounds on what an archive entry may unzip to and on a record's length.
     public let limits: ImportLimits
     private let origin: Origin
 

@@ -119,7 +119,7 @@ extension ImportTable {
     /// (`007` is a code, so text), `double` when every cell is a number (and a double holds each
     /// integer among them exactly), `boolean` for `true`/`false` in any case, `date` for
     /// ISO-8601 (`2013-01-01T10:00:00Z`, `2013-01-01`), otherwise `string`; no number is ever
-    /// rounded (see ``ColumnTypeInference``). Ragged rows, unclosed quotes and text that is not
+    /// rounded (see `ColumnTypeInference`). Ragged rows, unclosed quotes and text that is not
     /// UTF-8 are errors naming the line.
     ///
     /// ```swift

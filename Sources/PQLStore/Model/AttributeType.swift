@@ -10,17 +10,29 @@ import Foundation
 /// let age = ModelAttribute("age", .integer64)
 /// ```
 public enum AttributeType: String, Hashable, Sendable, CaseIterable, Codable {
+    /// Text, stored as TEXT.
     case string
+    /// A 16-bit integer, stored as INTEGER; values outside the range are refused on write.
     case integer16
+    /// A 32-bit integer, stored as INTEGER; values outside the range are refused on write.
     case integer32
+    /// A 64-bit integer, stored as INTEGER.
     case integer64
+    /// A double, stored as REAL.
     case double
+    /// A float, stored as REAL.
     case float
+    /// A decimal, stored as REAL as Core Data does, read back as a decimal.
     case decimal
+    /// A Boolean, stored as INTEGER 0 or 1.
     case boolean
+    /// A date, stored as REAL seconds since 2001-01-01T00:00:00Z.
     case date
+    /// Bytes, stored as a BLOB.
     case binary
+    /// A UUID, stored as TEXT.
     case uuid
+    /// A URI, stored as TEXT.
     case uri
 
     /// The declared SQLite column type.

@@ -7,13 +7,18 @@ import PQL
 /// let template = FetchTemplate(name: "DelayedBy", entity: "Flight", predicate: "dep_delay > $minutes")
 /// ```
 public struct FetchTemplate: Hashable, Sendable {
+    /// The name the template is fetched by (`fetch(template:variables:)`).
     public var name: String
+    /// The entity the template fetches.
     public var entity: String
     /// The predicate's format text, `$variables` and all.
     public var predicate: String
+    /// The sort keys, most significant first.
     public var sort: [SortRule]
+    /// The most records to return; nil for no limit.
     public var limit: Int?
 
+    /// Creates a template; its predicate is parsed when the template is fetched.
     public init(name: String, entity: String, predicate: String, sort: [SortRule] = [], limit: Int? = nil) {
         self.name = name
         self.entity = entity

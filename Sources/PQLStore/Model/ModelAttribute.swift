@@ -9,6 +9,7 @@ import PQL
 public struct ModelAttribute: Hashable, Sendable {
     /// The name predicates use.
     public var name: String
+    /// The stored type: the column type and how values convert.
     public var type: AttributeType
     /// Whether the attribute may be nil. Non-optional attributes are `NOT NULL` columns.
     public var isOptional: Bool
@@ -22,6 +23,11 @@ public struct ModelAttribute: Hashable, Sendable {
     /// keep the database's own names).
     public var column: String
 
+    /// Creates an attribute; the column is named after it unless `column` says otherwise.
+    ///
+    /// ```swift
+    /// let code = ModelAttribute("carrier", .string, isOptional: false, isUnique: true)
+    /// ```
     public init(_ name: String, _ type: AttributeType, isOptional: Bool = true, defaultValue: PredicateValue? = nil,
                 isIndexed: Bool = false, isUnique: Bool = false, column: String? = nil) {
         self.name = name

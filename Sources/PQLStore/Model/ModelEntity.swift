@@ -10,12 +10,15 @@
 /// ], relationships: [ModelRelationship("flights", toMany: "Flight", inverse: "airline")])
 /// ```
 public struct ModelEntity: Hashable, Sendable {
+    /// The name queries and predicates use.
     public var name: String
     /// Attributes declared on this entity (a sub-entity also has its parents' attributes).
     public var attributes: [ModelAttribute]
+    /// Links to other entities declared on this entity.
     public var relationships: [ModelRelationship]
     /// The parent entity's name, for inheritance.
     public var parent: String?
+    /// Whether the entity has no records of its own, only through its sub-entities.
     public var isAbstract: Bool
     /// Composite indexes, each a list of attribute names.
     public var indexes: [[String]]
@@ -27,6 +30,11 @@ public struct ModelEntity: Hashable, Sendable {
     /// `INTEGER PRIMARY KEY` (or `rowid`) for inferred models.
     public var primaryKey: String
 
+    /// Creates an entity stored in a table of its name with the primary key `Z_PK`, unless `table` and `primaryKey` say otherwise.
+    ///
+    /// ```swift
+    /// let tag = ModelEntity("Tag", attributes: [ModelAttribute("name", .string, isOptional: false)])
+    /// ```
     public init(_ name: String, attributes: [ModelAttribute] = [], relationships: [ModelRelationship] = [],
                 parent: String? = nil, isAbstract: Bool = false, indexes: [[String]] = [], uniqueness: [[String]] = [],
                 table: String? = nil, primaryKey: String = "Z_PK") {

@@ -18,12 +18,17 @@ public struct ModelRelationship: Hashable, Sendable {
         case noAction
     }
 
+    /// The name predicates use in key paths (`airline.name`).
     public var name: String
+    /// The entity the relationship leads to.
     public var destination: String
+    /// Whether it leads to many objects (`ANY flights.dest == …`) rather than one.
     public var isToMany: Bool
     /// The inverse relationship's name on the destination entity.
     public var inverse: String?
+    /// What deleting the source object does to the related objects.
     public var deleteRule: DeleteRule
+    /// Whether a to-one may be nil; a non-optional one must always name an object.
     public var isOptional: Bool
     /// For a to-one: the column on the source table holding the destination's key. For a
     /// to-many it is unused (the inverse to-one's column is used). Defaults to the name.

@@ -8,6 +8,7 @@ import PQL
 /// catch let error as StoreError { print(error.rendered) }   // unknown key 'delay' … did you mean 'dep_delay'?
 /// ```
 public struct StoreError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The families of store errors, for programs that react to them.
     public enum Kind: String, Hashable, Sendable {
         /// The model is inconsistent (duplicate names, a missing destination or inverse, …).
         case invalidModel
@@ -36,7 +37,7 @@ public struct StoreError: Error, Hashable, Sendable, CustomStringConvertible {
         case notADatabase
         /// The file is an SQLite database with damaged pages.
         case corrupt
-        /// Another connection held a lock for longer than the store waits (``PredicateStore/busyTimeout``).
+        /// Another connection held a lock for longer than the store waits (5 seconds).
         case busy
         /// The disk is full, or the database reached its size limit: nothing of the change was written.
         case diskFull
@@ -50,8 +51,11 @@ public struct StoreError: Error, Hashable, Sendable, CustomStringConvertible {
         case evaluation
     }
 
+    /// What went wrong, as a value a program can switch on.
     public let kind: Kind
+    /// One sentence saying what is wrong.
     public let message: String
+    /// How to fix it, when a likely fix is known.
     public let hint: String?
     /// The predicate text the error refers to, when there is one.
     public var source: String?
@@ -66,6 +70,11 @@ public struct StoreError: Error, Hashable, Sendable, CustomStringConvertible {
     /// ```
     public var evaluationError: PredicateEvaluationError?
 
+    /// Creates a store error, with the predicate text and the range it refers to when there is one.
+    ///
+    /// ```swift
+    /// let e = StoreError(.unknownEntity, "no entity 'Flights'", hint: "did you mean 'Flight'?")
+    /// ```
     public init(_ kind: Kind, _ message: String, hint: String? = nil, source: String? = nil, range: SourceRange? = nil) {
         self.kind = kind
         self.message = message

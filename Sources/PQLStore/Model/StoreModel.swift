@@ -17,9 +17,11 @@ import PQL
 public struct StoreModel: Hashable, Sendable {
     /// The entities in declaration order.
     public let entities: [ModelEntity]
+    /// The named fetch request templates, fetched with `fetch(template:variables:)`.
     public let templates: [FetchTemplate]
     private let index: [String: Int]
 
+    /// Creates a model, checking it: names, destinations and inverses, parents, indexes; an inconsistent model is a ``StoreError/Kind/invalidModel`` error.
     public init(_ entities: [ModelEntity], templates: [FetchTemplate] = []) throws(StoreError) {
         self.entities = entities
         self.templates = templates

@@ -91,7 +91,9 @@ struct SQLBindings {
 
 /// A compiled statement: SQL text and its parameter values.
 public struct CompiledSQL: Hashable, Sendable, CustomStringConvertible {
+    /// The statement, with numbered parameters (`?1`, `?2`…) where values go.
     public let sql: String
+    /// The values bound to the parameters, in order.
     public let bindings: [SQLValue]
 
     public var description: String {

@@ -7,10 +7,15 @@ import PQL
 /// let v: SQLValue = .text("José")
 /// ```
 public enum SQLValue: Hashable, Sendable, CustomStringConvertible {
+    /// SQL NULL.
     case null
+    /// An INTEGER.
     case integer(Int64)
+    /// A REAL.
     case real(Double)
+    /// TEXT.
     case text(String)
+    /// A BLOB.
     case blob(Data)
 
     public var description: String {
