@@ -1,0 +1,29 @@
+import PQL
+
+// Parse, with arguments bound like NSPredicate(format:).
+let p = try PredicateNode(format: "%K BEGINSWITH[cd] %@ AND age >= %@", "name", "a", 18)
+print(p)                                   // name BEGINSWITH[cd] "a" AND age >= 18
+
+// Evaluate on JSON, dictionaries, Swift values.
+let people = try JSONReader.value(from: #"[{"name": "Ángel", "age": 30}, {"name": "Bo", "age": 12}]"#)
+let adults = try people.collectionElements!.filter(p)   // [{"name": "Ángel", "age": 30}]
+
+// Typed values: declare the keys once; unknown keys are errors when compiling.
+struct Person: PredicateReadable {
+    var name: String; var age: Int; var tags: [String]
+    static let predicateKeys: PredicateKeys<Person> = [
+        "name": .string { $0.name }, "age": .int { $0.age }, "tags": .strings { $0.tags },
+    ]
+}
+let vip = try PredicateNode(format: "ANY tags == 'vip'").compiled(for: Person.self)  // reusable, Sendable
+let page = try PredicateQuery(p, sort: [SortRule("name", comparison: .caseInsensitive)], offset: 0, limit: 20)
+    .run(on: [Person(name: "Ann", age: 40, tags: ["vip"])])
+
+// Errors carry a position, a caret rendering and a hint.
+do { _ = try PredicateNode(format: "name NOT IN {'a'}") } catch { print(error.rendered) }
+// error: NOT cannot negate an operator; negate the whole comparison
+//  --> line 1, column 6
+//   |
+// 1 | name NOT IN {'a'}
+//   |      ^~~~~~
+//   = hint: write NOT (name IN {'a'})
