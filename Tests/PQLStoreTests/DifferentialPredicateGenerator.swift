@@ -587,7 +587,7 @@ struct DifferentialPredicateGenerator {
     }
 
     /// `x IN[cd] {…}`, `{…} CONTAINS[c] x`, `x IN[c] tags.name`: the options apply to each
-    /// element (README, decisions), over look-alike strings folding may or may not equate.
+    /// element (decision D20), over look-alike strings folding may or may not equate.
     mutating func optionsMembership() -> PredicateNode {
         let x = scalarTerm(.string, aggregates: rng.chance(0.2))
         var options = options(forString: true)

@@ -5,7 +5,7 @@ import PQL
 import Testing
 
 /// Hostile predicates, arguments and files: each one fails with a StoreError or gives exactly
-/// the right rows, and the data is intact afterwards (decision D10: no crash, no hang, no
+/// the right rows, and the data is intact afterwards (decision D10: no crash, no hang; reference §8.1: no
 /// injection).
 @Suite struct HostileInputTests {
     static let injection = #"'; DROP TABLE "Person"; --"#

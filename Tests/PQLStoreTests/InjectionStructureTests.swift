@@ -5,7 +5,7 @@ import PQL
 import PQLTestSupport
 import Testing
 
-/// The structural property behind decision D10's "no injection": whatever text, argument,
+/// The structural property behind "no injection" (reference §5.1, §8.1): whatever text, argument,
 /// variable or key path a caller passes, the SQL *text* the store compiles is the text it
 /// compiles for a benign value in the same place. Values reach SQLite only as bound
 /// parameters; identifiers come only from the model. (HostileInputTests checks that the rows

@@ -191,7 +191,7 @@ struct SQLCase: Sendable, CustomTestStringConvertible {
         SQLCase("name IN {1, 2}", " WHERE 0", [.integer(1), .integer(2)]),
         SQLCase("age IN {}", " WHERE 0", []),
         // [c] applies to each member: folded once, the column folded by pql_fold; the ranges of
-        // strings that can fold to "a" come first, for an index (README, decisions).
+        // strings that can fold to "a" come first, for an index (decision D20).
         SQLCase("name IN[c] {'a'}", #" WHERE (((t0."name" >= ?2 AND t0."name" < ?3) OR (t0."name" >= ?4 AND t0."name" < ?5) OR (t0."name" >= ?6 AND t0."name" < ?7) OR (t0."name" >= ?8 AND t0."name" < ?9) OR (t0."name" >= ?10 AND t0."name" < ?11)) AND pql_fold(?12, t0."name") IN (?1))"#,
                 [.text("a"), .text("A"), .text("B"), .text("a"), .text("b"), .text("ẚ"), .text("ẛ"), .text("Ａ"), .text("Ｂ"), .text("ａ"), .text("ｂ"), .integer(1)]),
         SQLCase("name IN[cd] {'É', 5}", #" WHERE pql_fold(?3, t0."name") IN (?1)"#, [.text("e"), .integer(5), .integer(3)]),

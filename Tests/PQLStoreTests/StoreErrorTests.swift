@@ -259,7 +259,7 @@ import Testing
     @Test func invalidConstantRegexFailsWhenCompilingAsInMemory() throws {
         let store = try Self.store()
         // The evaluator compiles a constant pattern when compiling the predicate; so does the
-        // store: the same error even on an empty table (README, decisions).
+        // store: the same error even on an empty table (reference §8.2, decision D3).
         let memory = try #require(throws: PredicateEvaluationError.self) {
             _ = try PredicateNode(format: "name MATCHES '('").compiled(for: PredicateValue.self)
         }

@@ -33,7 +33,7 @@ struct EvaluationArithmeticFunctionsTests {
         EvalCase("-7.0 / 0 < -1e308", nil, true),
         EvalCase("7 / 2.0 == 3.5", nil, true),
         EvalCase("1 / 3 == 0", nil, true),
-        // int stays int, double makes double, 64-bit overflow is an error (README, decisions)
+        // int stays int, double makes double, 64-bit overflow is an error (decision D23)
         EvalCase("3 * 4 == 12", nil, true),
         EvalCase("0.1 + 0.2 > 0.3", nil, true),
         EvalCase("9223372036854775807 + 1 < 0", nil, throws: .integerOverflow),

@@ -58,7 +58,7 @@ struct EvaluationCollectionsTests {
         EvalCase("1 IN SELF", ["k": "Bob", "j": 1.0], true),
         EvalCase("'j' IN SELF", ["k": "Bob", "j": 1], false),
         EvalCase("SELF IN %@", "x", false, args: [[:]]),
-        // options apply to each element comparison (README, decisions; Apple ignores them)
+        // options apply to each element comparison (decision D20; Apple ignores them)
         EvalCase("'A' IN[c] {'a'}", nil, true),
         EvalCase("'A' IN {'a'}", nil, false),
         EvalCase("SELF CONTAINS[c] 'A'", ["a"], true),

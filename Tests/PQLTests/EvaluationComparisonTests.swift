@@ -74,7 +74,7 @@ struct EvaluationComparisonTests {
         EvalCase("'b' > 'abc'", nil, true),
         EvalCase("'10' < '9'", nil, true),
         // Unicode scalar (UTF-8 byte) order, as SQLite's BINARY collation: U+FF5E < U+1F600
-        // (Apple's UTF-16 order puts U+1F600, D83D DE00, first; README "Project decisions")
+        // (Apple's UTF-16 order puts U+1F600, D83D DE00, first; decision D18)
         EvalCase("'\u{1F600}' > '\u{FF5E}'", nil, true),
         EvalCase("'\u{FF5E}' < '\u{1F600}'", nil, true),
         // literal strings are not normalised: é (U+00E9) vs e + U+0301

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import PQL
 
-/// Reference §3.4, §6.5, §6.6 and the project decisions on string options: `[c]` is full case
+/// Reference §3.4, §6.5, §6.6 and decisions D14 and D20 on string options: `[c]` is full case
 /// folding and width-insensitive, `[d]` also folds stroke letters, either makes canonically
 /// equivalent strings equal, `[n]` is literal, and an empty needle never matches.
 @Suite("Evaluation: string options and string operators (§6.5, §6.6)")

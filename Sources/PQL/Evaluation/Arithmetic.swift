@@ -1,7 +1,7 @@
 import Foundation
 
 /// `+ - * / ** %` and the bitwise operators (reference §4.5). Integers stay integers, and a result
-/// beyond 64 bits is an `integerOverflow` error, never a wrapped number (README, decisions);
+/// beyond 64 bits is an `integerOverflow` error, never a wrapped number (decision D23);
 /// any double makes the result a double; a decimal (and no double) keeps decimals.
 /// Booleans count as 0 and 1 (Apple raises instead; PQL prints YES as 1, so they must agree).
 /// nil and non-numbers are errors: there is no SQL-style null propagation in memory.

@@ -83,7 +83,7 @@ enum ComparisonEvaluation {
     }
 
     /// `c CONTAINS x`: membership in a collection or a dictionary's values — some element
-    /// `== x` under the options, which apply where both are strings (README, decisions: Apple
+    /// `== x` under the options, which apply where both are strings (decision D20: Apple
     /// ignores them) — or a substring (options apply). Nil on either side is false.
     static func contains(_ c: PredicateValue, _ x: PredicateValue, _ options: StringOptions,
                          _ prepared: PreparedOperand) throws(EvalError) -> Bool {

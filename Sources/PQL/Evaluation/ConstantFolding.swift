@@ -1,5 +1,5 @@
 /// The parts of a predicate that depend on no row are computed once, when compiling, by the
-/// evaluator and by the store alike (README, decisions): an error in them — an overflow in
+/// evaluator and by the store alike (reference §8.2, decision D3): an error in them — an overflow in
 /// `9223372036854775807 + 1`, BETWEEN bounds that are not a pair — is raised then, whatever the
 /// rows, even none, and even where short-circuiting would never reach them. Errors that depend
 /// on a row's values are raised by the row that causes them.

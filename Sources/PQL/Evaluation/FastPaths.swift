@@ -242,7 +242,7 @@ struct StringTest: @unchecked Sendable {
             let needle = options.prepare(s)
             kind = .search(op, needle, Array(needle.utf8), options)
         case (.in, .array(let a)), (.in, .set(let a)):
-            // Only strings can be members; `[c]`/`[d]` apply to each comparison (README, decisions).
+            // Only strings can be members; `[c]`/`[d]` apply to each comparison (decision D20).
             let strings = a.compactMap { v -> String? in if case .string(let s) = v { return s } else { return nil } }
             if !options.isLiteral {
                 kind = .foldedMembers(Set(strings.map { .string(options.prepare($0)) }), options)

@@ -1,7 +1,7 @@
 import PQL
 
 /// `IN` and `CONTAINS` against a collection: some element equals the value, under the
-/// comparison's `[c]`/`[d]`/`[l]` options where both are strings (README, decisions: Apple
+/// comparison's `[c]`/`[d]`/`[l]` options where both are strings (decision D20: Apple
 /// ignores the options here; PQL applies them, in memory and in the store alike). nil is never
 /// a member.
 extension PredicateSQLCompiler {
