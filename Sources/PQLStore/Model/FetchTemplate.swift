@@ -18,7 +18,7 @@ public struct FetchTemplate: Hashable, Sendable {
     /// The most records to return; nil for no limit.
     public var limit: Int?
 
-    /// Creates a template; its predicate is parsed when the template is fetched.
+    /// Creates a template; `predicate` is format text whose `$variables` get values when it is fetched.
     public init(name: String, entity: String, predicate: String, sort: [SortRule] = [], limit: Int? = nil) {
         self.name = name
         self.entity = entity
