@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Fails when a public symbol of the given symbol graphs has no doc comment of its own.
+"""Fails when a public symbol of the given symbol graphs has no doc comment of its own (one
+inherited from a protocol requirement does not count).
 
 Usage: scripts/doc-coverage.py DIR...   (directories of *.symbols.json, as the DocC plugin or
 `swift package dump-symbol-graph` write them)
@@ -17,19 +18,20 @@ PUBLIC = {"public", "open"}
 
 
 def symbols(directory):
+    """(the graph's module, symbol) for every symbol of every graph in `directory`."""
     for name in sorted(os.listdir(directory)):
         if name.endswith(".symbols.json"):
             with open(os.path.join(directory, name), encoding="utf-8") as f:
                 graph = json.load(f)
             for symbol in graph.get("symbols", []):
-                yield symbol
+                yield graph["module"]["name"], symbol
 
 
 def main(directories):
     missing = []
     seen = 0
     for directory in directories:
-        for s in symbols(directory):
+        for graph_module, s in symbols(directory):
             if s.get("accessLevel") not in PUBLIC:
                 continue
             precise = s["identifier"]["precise"]
@@ -42,8 +44,12 @@ def main(directories):
             if "/Sources/" not in path:
                 continue
             seen += 1
-            comment = s.get("docComment", {}).get("lines", [])
-            if not any(line.get("text", "").strip() for line in comment):
+            doc_comment = s.get("docComment", {})
+            comment = doc_comment.get("lines", [])
+            # A comment from another module is a protocol requirement's, inherited by an
+            # implementation that has none of its own (`description`, `==`, literal inits).
+            inherited = doc_comment.get("module") not in (None, graph_module)
+            if inherited or not any(line.get("text", "").strip() for line in comment):
                 line = location.get("position", {}).get("line", 0) + 1
                 where = path.split("/Sources/", 1)[1]
                 title = ".".join(s.get("pathComponents", [])) or s["names"]["title"]

@@ -73,6 +73,7 @@ public struct PredicateEvaluationError: Error, Hashable, Sendable, CustomStringC
         self.elementIndex = elementIndex
     }
 
+    /// The message, the comparison and element it happened on, and the hint, on one line.
     public var description: String {
         var s = message
         if let context { s += " in \(context)" }

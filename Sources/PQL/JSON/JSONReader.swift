@@ -16,6 +16,7 @@ public struct JSONReadError: Error, Hashable, Sendable, CustomStringConvertible 
     /// 1-based column of the problem, in characters.
     public let column: Int
 
+    /// Where and what: `line 3, column 7: expected a value`.
     public var description: String { "line \(line), column \(column): \(message)" }
 }
 

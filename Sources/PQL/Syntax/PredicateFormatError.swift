@@ -93,6 +93,7 @@ public struct PredicateFormatError: Error, Hashable, Sendable, CustomStringConve
         self.source = source
     }
 
+    /// The message and where it happened, on one line; ``rendered`` shows the source with a caret.
     public var description: String {
         var s = "\(message) at \(range)"
         if let hint { s += " (hint: \(hint))" }

@@ -48,5 +48,6 @@ public struct SourceRange: Hashable, Sendable, CustomStringConvertible {
         self.init(offset: clamped, length: max(0, length), line: line, column: column)
     }
 
+    /// The start as people read it: `line 1, column 6`.
     public var description: String { "line \(line), column \(column)" }
 }

@@ -364,6 +364,7 @@ extension ExpressionNode: CustomStringConvertible {
 }
 
 extension ComparisonNode: CustomStringConvertible {
+    /// The comparison's canonical text, as it prints inside a predicate: `ANY kids.age > 5`.
     public var description: String {
         var s = ""
         CanonicalPrinter.write(self, to: &s)

@@ -130,7 +130,9 @@ public enum ComparisonOperator: Int, Hashable, Sendable, CaseIterable {
 
 /// The string options `[c]`, `[d]`, `[n]`, `[l]`, `[w]` (reference §3.4), in Apple's bit values.
 public struct ComparisonOptions: OptionSet, Hashable, Sendable {
+    /// The options as Apple's bits: `[c]` 1, `[d]` 2, `[n]` 4, `[l]` 8, `[w]` 16.
     public let rawValue: Int
+    /// Creates options from Apple's bit values (`NSComparisonPredicate.Options`).
     public init(rawValue: Int) { self.rawValue = rawValue }
 
     /// `[c]`: case-insensitive (and width-insensitive).

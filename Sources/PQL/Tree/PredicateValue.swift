@@ -168,6 +168,12 @@ extension ComparisonResult {
 // MARK: - Equality and hashing (NSPredicate's isEqual:)
 
 extension PredicateValue: Hashable {
+    /// Equality as NSPredicate's `isEqual:` sees it: numbers by value across kinds, never a number and a string.
+    ///
+    /// ```swift
+    /// PredicateValue.int(1) == .double(1.0)   // true
+    /// PredicateValue.string("5") == .int(5)   // false
+    /// ```
     public static func == (lhs: PredicateValue, rhs: PredicateValue) -> Bool {
         switch (lhs, rhs) {
         case (.null, .null): return true
@@ -196,6 +202,7 @@ extension PredicateValue: Hashable {
         return true
     }
 
+    /// Hashes consistently with `==`: equal numbers of different kinds hash alike.
     public func hash(into hasher: inout Hasher) {
         switch self {
         case .null: hasher.combine(0)
@@ -222,12 +229,19 @@ extension PredicateValue: ExpressibleByNilLiteral, ExpressibleByBooleanLiteral,
     ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral, ExpressibleByStringLiteral,
     ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral
 {
+    /// `nil` is ``PredicateValue/null``.
     public init(nilLiteral: ()) { self = .null }
+    /// `true` and `false` are ``PredicateValue/bool(_:)``.
     public init(booleanLiteral value: Bool) { self = .bool(value) }
+    /// An integer literal is ``PredicateValue/int(_:)``.
     public init(integerLiteral value: Int64) { self = .int(value) }
+    /// A floating-point literal is ``PredicateValue/double(_:)``.
     public init(floatLiteral value: Double) { self = .double(value) }
+    /// A string literal is ``PredicateValue/string(_:)``.
     public init(stringLiteral value: String) { self = .string(value) }
+    /// An array literal is ``PredicateValue/array(_:)``: `["a", 1, nil]`.
     public init(arrayLiteral elements: PredicateValue...) { self = .array(elements) }
+    /// A dictionary literal is ``PredicateValue/dictionary(_:)``: `["name": "Ann", "age": 40]`.
     public init(dictionaryLiteral elements: (String, PredicateValue)...) {
         self = .dictionary(Dictionary(elements, uniquingKeysWith: { _, last in last }))
     }

@@ -42,6 +42,7 @@ public struct ImportLocation: Sendable, Hashable, CustomStringConvertible {
     /// True for JSON, whose rows are records that need not be one per line.
     public var isJSON: Bool
 
+    /// The place as a message names it: `CSV line 12`, `JSON record 3 (line 4)`.
     public var description: String { isJSON ? "JSON record \(row) (line \(line))" : "CSV line \(line)" }
 }
 

@@ -98,6 +98,7 @@ public struct StoreError: Error, Hashable, Sendable, CustomStringConvertible {
         evaluationError = original
     }
 
+    /// The message after the place in the predicate, then the hint, on one line.
     public var description: String {
         var s = message
         if let range { s = "\(range): \(s)" }

@@ -96,6 +96,7 @@ public struct CompiledSQL: Hashable, Sendable, CustomStringConvertible {
     /// The values bound to the parameters, in order.
     public let bindings: [SQLValue]
 
+    /// The SQL, then its bindings on a line of their own (`-- bindings: ?1 = 'x'`).
     public var description: String {
         var s = sql
         if !bindings.isEmpty {

@@ -18,6 +18,7 @@ public enum SQLValue: Hashable, Sendable, CustomStringConvertible {
     /// A BLOB.
     case blob(Data)
 
+    /// The value as an SQL literal would spell it: `NULL`, `42`, `'text'`.
     public var description: String {
         switch self {
         case .null: return "NULL"
