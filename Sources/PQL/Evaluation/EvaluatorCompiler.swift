@@ -301,6 +301,13 @@ struct EvaluatorCompiler<Root> {
 /// ```
 public struct PredicateFunctions: Sendable {
     /// A registered function: it gets the target and the arguments, evaluated, and returns the result or throws.
+    ///
+    /// ```swift
+    /// let scale: PredicateFunctions.Body = { target, args in
+    ///     guard case .double(let x) = target, case .double(let k)? = args.first else { return .null }
+    ///     return .double(x * k)
+    /// }
+    /// ```
     public typealias Body = @Sendable (PredicateValue, [PredicateValue]) throws -> PredicateValue
     let table: [String: Body]
 

@@ -10,6 +10,11 @@
 /// ```
 public struct PredicateEvaluationError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The families of evaluation errors, for programs that react to them.
+    ///
+    /// ```swift
+    /// do { _ = try PredicateNode(format: "nickname == 'x'").compiled(for: Person.self) }
+    /// catch let e as PredicateEvaluationError where e.kind == .unknownKey { print(e.hint ?? "") }
+    /// ```
     public enum Kind: String, Hashable, Sendable {
         /// A key the value's type does not have (typed values; dictionaries give nil instead).
         case unknownKey

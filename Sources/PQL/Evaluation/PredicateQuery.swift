@@ -9,6 +9,10 @@
 /// ```
 public struct SortRule: Hashable, Sendable {
     /// How string values compare when sorting; other kinds always compare by value.
+    ///
+    /// ```swift
+    /// let byTitle = SortRule("title", comparison: .localized)
+    /// ```
     public enum Comparison: Hashable, Sendable {
         /// Code-unit order, as NSString's literal compare.
         case literal

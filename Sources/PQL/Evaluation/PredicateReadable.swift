@@ -20,6 +20,10 @@ public protocol PredicateReadable: PredicateEvaluable, PredicateValueConvertible
 }
 
 /// The key table of a ``PredicateReadable`` type.
+///
+/// ```swift
+/// static let predicateKeys: PredicateKeys<Book> = ["title": .string { $0.title }, "pages": .int { $0.pages }]
+/// ```
 public struct PredicateKeys<Root>: Sendable, ExpressibleByDictionaryLiteral {
     let accessors: [String: Accessor<Root>]
 
@@ -37,6 +41,10 @@ public struct PredicateKeys<Root>: Sendable, ExpressibleByDictionaryLiteral {
 }
 
 /// How to read one key of a typed value.
+///
+/// ```swift
+/// let born: Accessor<Person> = .date { $0.birthday }
+/// ```
 public struct Accessor<Root>: Sendable {
     let key: KeyAccessor<Root>
     /// For nested ``PredicateReadable`` values: checks the rest of a key path against the
@@ -122,6 +130,10 @@ extension PredicateReadable {
 /// Any `Encodable` type, with no code of its own: each value is encoded once per evaluation
 /// and read as JSON. Slower than ``PredicateReadable``; keys that are neither encoded nor
 /// stored properties are errors.
+///
+/// ```swift
+/// let cheap = try CompiledPredicate(PredicateNode(format: "price < 10"), reader: EncodableValues.reader(for: Item.self))
+/// ```
 public enum EncodableValues {
     /// The reader for an `Encodable` type.
     ///

@@ -2,8 +2,16 @@ import Foundation
 
 extension SortRule {
     /// Why a sort spec did not parse.
+    ///
+    /// ```swift
+    /// do { _ = try SortRule(spec: "name:up") } catch { print(error.kind) }   // unknownModifier("up")
+    /// ```
     public struct SpecError: Error, Hashable, Sendable {
         /// What is wrong with the spec.
+        ///
+        /// ```swift
+        /// if case .unknownModifier(let word) = error.kind { print("unknown: \(word)") }
+        /// ```
         public enum Kind: Hashable, Sendable {
             /// The spec has no key path, or one with an empty component (`a..b`).
             case missingKeyPath

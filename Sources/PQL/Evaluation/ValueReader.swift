@@ -57,6 +57,10 @@ public struct ValueReader<Root>: Sendable {
 
 /// Reads one key of a root value; the typed cases let the compiler skip ``PredicateValue``
 /// on hot paths.
+///
+/// ```swift
+/// let age: KeyAccessor<Person> = .int { $0.age }
+/// ```
 public enum KeyAccessor<Root>: Sendable {
     /// Any value, in the general form.
     case value(@Sendable (Root) throws(PredicateEvaluationError) -> PredicateValue)

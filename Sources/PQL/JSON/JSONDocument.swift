@@ -8,6 +8,11 @@
 /// ```
 public struct JSONDocument: Sendable {
     /// How the document holds its elements, so output can keep the same shape.
+    ///
+    /// ```swift
+    /// let doc = try JSONDocument(bytes: Array("{\"a\": 1}\n{\"a\": 2}\n".utf8))
+    /// doc.layout == .lines   // true
+    /// ```
     public enum Layout: Sendable {
         /// One JSON array of elements.
         case array

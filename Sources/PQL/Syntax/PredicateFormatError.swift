@@ -19,6 +19,11 @@
 /// ```
 public struct PredicateFormatError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The families of mistakes, for programs that react to them.
+    ///
+    /// ```swift
+    /// do { _ = try PredicateNode(format: "name == 'abc") }
+    /// catch { print(error.kind) }   // unterminatedString
+    /// ```
     public enum Kind: String, Hashable, Sendable {
         /// A token that does not fit the grammar here.
         case unexpectedToken

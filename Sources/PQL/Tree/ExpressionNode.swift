@@ -41,6 +41,10 @@ public indirect enum ExpressionNode: Hashable, Sendable {
 }
 
 /// What goes between the brackets of an index expression.
+///
+/// ```swift
+/// let last = ExpressionNode.index(.keyPath(["tags"]), .last)   // tags[LAST]
+/// ```
 public enum IndexSubscript: Hashable, Sendable {
     /// `[FIRST]`: the first element.
     case first
@@ -53,6 +57,10 @@ public enum IndexSubscript: Hashable, Sendable {
 }
 
 /// The set operators of reference §4.8.
+///
+/// ```swift
+/// let both = ExpressionNode.setOperation(.intersect, .keyPath(["a"]), .keyPath(["b"]))   // a INTERSECT b
+/// ```
 public enum SetOperator: String, Hashable, Sendable, CaseIterable {
     /// `a UNION b`: the elements of either.
     case union = "UNION"

@@ -56,6 +56,10 @@ public struct ComparisonNode: Hashable, Sendable {
 }
 
 /// How a comparison ranges over its left side. `SOME` is `.any`; `NONE` is `NOT ANY`.
+///
+/// ```swift
+/// let every = ComparisonNode(.all, .keyPath(["scores"]), .greaterThanOrEqual, .constant(50))   // ALL scores >= 50
+/// ```
 public enum Quantifier: Hashable, Sendable {
     /// No quantifier: the left side is compared as one value.
     case direct
@@ -66,6 +70,10 @@ public enum Quantifier: Hashable, Sendable {
 }
 
 /// The comparison operators of reference §3.1, in Apple's numbering.
+///
+/// ```swift
+/// ComparisonOperator.beginsWith.symbol   // "BEGINSWITH"
+/// ```
 public enum ComparisonOperator: Int, Hashable, Sendable, CaseIterable {
     /// `<`
     case lessThan = 0
@@ -129,6 +137,10 @@ public enum ComparisonOperator: Int, Hashable, Sendable, CaseIterable {
 }
 
 /// The string options `[c]`, `[d]`, `[n]`, `[l]`, `[w]` (reference §3.4), in Apple's bit values.
+///
+/// ```swift
+/// let cd: ComparisonOptions = [.caseInsensitive, .diacriticInsensitive]   // [cd]
+/// ```
 public struct ComparisonOptions: OptionSet, Hashable, Sendable {
     /// The options as Apple's bits: `[c]` 1, `[d]` 2, `[n]` 4, `[l]` 8, `[w]` 16.
     public let rawValue: Int

@@ -34,6 +34,10 @@ public struct ImportColumns: Sendable, Hashable {
 }
 
 /// Where a row came from, for messages: `CSV line 12`, `JSON record 3 (line 4)`.
+///
+/// ```swift
+/// try source.forEachRow(columns) { row, location in print(location) }   // CSV line 2, CSV line 3, …
+/// ```
 public struct ImportLocation: Sendable, Hashable, CustomStringConvertible {
     /// The row's number, 1-based.
     public var row: Int
@@ -72,6 +76,11 @@ public struct ImportLocation: Sendable, Hashable, CustomStringConvertible {
 /// ```
 public struct ImportSource: Sendable {
     /// How the bytes are read.
+    ///
+    /// ```swift
+    /// let source = try ImportSource(contentsOf: URL(fileURLWithPath: "people.csv"))
+    /// source.format   // .csv
+    /// ```
     public enum Format: String, Sendable, Hashable {
         /// Comma-separated values with a header line.
         case csv

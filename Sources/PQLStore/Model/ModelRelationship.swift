@@ -7,6 +7,10 @@
 /// ```
 public struct ModelRelationship: Hashable, Sendable {
     /// What happens to the related objects when the source object is deleted.
+    ///
+    /// ```swift
+    /// let books = ModelRelationship("books", toMany: "Book", inverse: "author", deleteRule: .cascade)
+    /// ```
     public enum DeleteRule: String, Hashable, Sendable, Codable, CaseIterable {
         /// Clear the inverse link (the default).
         case nullify

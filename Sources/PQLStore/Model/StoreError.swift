@@ -9,6 +9,11 @@ import PQL
 /// ```
 public struct StoreError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The families of store errors, for programs that react to them.
+    ///
+    /// ```swift
+    /// do { _ = try store.count(EntityQuery("Flights")) }
+    /// catch { if error.kind == .unknownEntity { print(error.hint ?? "") } }   // did you mean 'Flight'?
+    /// ```
     public enum Kind: String, Hashable, Sendable {
         /// The model is inconsistent (duplicate names, a missing destination or inverse, …).
         case invalidModel

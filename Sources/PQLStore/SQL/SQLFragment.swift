@@ -90,6 +90,11 @@ struct SQLBindings {
 }
 
 /// A compiled statement: SQL text and its parameter values.
+///
+/// ```swift
+/// let compiled = try store.sql(for: EntityQuery("Flight", where: "dest == %@", ["SFO"]))
+/// compiled.bindings   // [.text("SFO")]
+/// ```
 public struct CompiledSQL: Hashable, Sendable, CustomStringConvertible {
     /// The statement, with numbered parameters (`?1`, `?2`…) where values go.
     public let sql: String
