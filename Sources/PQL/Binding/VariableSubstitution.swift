@@ -80,6 +80,10 @@ extension PredicateNode {
 
 extension ExpressionNode {
     /// Replaces variables with constants, as ``PredicateNode/substituting(_:)`` does.
+    ///
+    /// ```swift
+    /// let e = try ExpressionNode(format: "price * $RATE").substituting(["RATE": 1.2])   // price * 1.2
+    /// ```
     public func substituting(_ variables: [String: PredicateValue]) -> ExpressionNode {
         Substitution(values: variables.mapValues { ExpressionNode.constant($0) }).apply(self)
     }

@@ -65,6 +65,11 @@ public struct CompiledPredicate<Root>: @unchecked Sendable {
 
     /// Whether `value` satisfies the predicate; `variables` bind `$names`; `limits` bound the
     /// work of this one evaluation.
+    ///
+    /// ```swift
+    /// let adult = try PredicateNode(format: "age >= $MIN").compiled(for: PredicateValue.self)
+    /// try adult.evaluate(["age": 30], variables: ["MIN": 18])   // true
+    /// ```
     public func evaluate(_ value: Root, variables: [String: PredicateValue] = [:],
                          limits: EvaluationLimits = .default) throws(PredicateEvaluationError) -> Bool {
         var state = EvaluationState(variables: variables, limits: limits)
@@ -173,6 +178,10 @@ extension Sequence {
     }
 
     /// The indices (0-based positions) of the elements that satisfy a compiled predicate.
+    ///
+    /// ```swift
+    /// let positions = try people.indices(matching: PredicateNode(format: "age >= 18").compiled(for: Person.self))   // [0, 2]
+    /// ```
     public func indices(matching predicate: CompiledPredicate<Element>, variables: [String: PredicateValue] = [:],
                         limits: EvaluationLimits = .default) throws(PredicateEvaluationError) -> [Int] {
         try EvaluationBudget.run(limits) { () throws(EvalError) -> [Int] in

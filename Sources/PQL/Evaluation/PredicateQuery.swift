@@ -90,6 +90,10 @@ public struct PredicateQuery: Sendable {
     }
 
     /// The matching elements, sorted (stably: ties keep input order), then paged.
+    ///
+    /// ```swift
+    /// let youngestFirst = try PredicateQuery(sort: [SortRule("age")]).run(on: people)
+    /// ```
     public func run<S: Sequence>(on elements: S, functions: PredicateFunctions = .none) throws(PredicateEvaluationError) -> [S.Element]
         where S.Element: PredicateEvaluable
     {

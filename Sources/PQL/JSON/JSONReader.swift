@@ -40,6 +40,10 @@ public struct JSONReader {
     package var exactNumbers = false
 
     /// Parses one JSON value that makes up the whole text.
+    ///
+    /// ```swift
+    /// let v = try JSONReader.value(from: #"{"born": {"$date": "1990-05-01"}, "tags": ["a"]}"#)
+    /// ```
     public static func value(from text: String) throws(JSONReadError) -> PredicateValue {
         var t = text
         // withUTF8 rethrows untyped errors; carry the typed one out in a Result.
@@ -47,6 +51,10 @@ public struct JSONReader {
     }
 
     /// Parses UTF-8 bytes holding one JSON value.
+    ///
+    /// ```swift
+    /// let v = try JSONReader.value(from: Array(#"[1, 2.5, null]"#.utf8))   // [1, 2.5, nil]
+    /// ```
     public static func value(from bytes: [UInt8]) throws(JSONReadError) -> PredicateValue {
         try bytes.withUnsafeBufferPointer { buf in Result { () throws(JSONReadError) in try whole(buf) } }.get()
     }

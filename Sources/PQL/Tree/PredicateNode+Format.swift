@@ -67,6 +67,10 @@ extension ExpressionNode {
     }
 
     /// Parses an expression format string with its arguments in an array.
+    ///
+    /// ```swift
+    /// let e = try ExpressionNode(format: "%K * %@", argumentArray: ["price", 2])   // price * 2
+    /// ```
     public init(format: String, argumentArray: [Any?]) throws(PredicateFormatError) {
         self = try Parser.parseExpression(format, arguments: ArgumentList(argumentArray))
     }

@@ -3,6 +3,10 @@ import PQL
 
 extension PredicateStore {
     /// The matching records, in the query's order.
+    ///
+    /// ```swift
+    /// let late = try store.fetch(EntityQuery("Flight", where: "dep_delay > 600", sort: [SortRule("dep_delay")]))
+    /// ```
     public func fetch(_ query: EntityQuery) throws(StoreError) -> [StoreRecord] {
         var out: [StoreRecord] = []
         try forEach(query) { (r) throws(StoreError) in out.append(r) }
@@ -11,6 +15,10 @@ extension PredicateStore {
 
     /// Calls `body` with each matching record as SQLite produces it: memory stays bounded
     /// however many rows match.
+    ///
+    /// ```swift
+    /// try store.forEach(EntityQuery("Flight")) { flight in print(flight["dest"]) }
+    /// ```
     public func forEach(_ query: EntityQuery, _ body: (StoreRecord) throws(StoreError) -> Void) throws(StoreError) {
         try reading(within: query.limits) { (connection, model, indexedColumns) throws(StoreError) in
             var builder = try SelectBuilder(model: model, query: query, indexedColumns: indexedColumns)
@@ -61,6 +69,10 @@ extension PredicateStore {
     }
 
     /// The number of matching records.
+    ///
+    /// ```swift
+    /// let n = try store.count(EntityQuery("Airline", where: "ANY flights.dest == 'HNL'"))
+    /// ```
     public func count(_ query: EntityQuery) throws(StoreError) -> Int {
         try reading(within: query.limits) { (connection, model, indexedColumns) throws(StoreError) in
             var builder = try SelectBuilder(model: model, query: query, indexedColumns: indexedColumns)
@@ -73,6 +85,11 @@ extension PredicateStore {
 
     /// Chosen properties of the matching records, as dictionaries: attributes, to-one key paths
     /// (`airline.name`) and aggregates (`flights.@count`); `distinct` drops repeated rows.
+    ///
+    /// ```swift
+    /// let rows = try store.fetchProperties(["name", "flights.@count"], EntityQuery("Airline"))
+    /// // [["name": "United Air Lines Inc.", "flights.@count": 58665], …]
+    /// ```
     public func fetchProperties(_ keyPaths: [String], _ query: EntityQuery, distinct: Bool = false) throws(StoreError) -> [[String: PredicateValue]] {
         try reading(within: query.limits) { (connection, model, indexedColumns) throws(StoreError) in
             var builder = try SelectBuilder(model: model, query: query, indexedColumns: indexedColumns)
@@ -92,6 +109,11 @@ extension PredicateStore {
 
     /// The matching records decoded as `T` (attribute names are the coding keys; dates use
     /// `JSONDecoder`'s default, seconds since 2001, which is how the store keeps them).
+    ///
+    /// ```swift
+    /// struct Airline: Decodable { var carrier: String; var name: String }
+    /// let airlines = try store.fetch(EntityQuery("Airline"), as: Airline.self)
+    /// ```
     public func fetch<T: Decodable>(_ query: EntityQuery, as type: T.Type) throws(StoreError) -> [T] {
         var out: [T] = []
         let decoder = JSONDecoder()
@@ -100,6 +122,10 @@ extension PredicateStore {
     }
 
     /// Runs a fetch request template of the model with values for its variables.
+    ///
+    /// ```swift
+    /// let delayed = try store.fetch(template: "DelayedBy", variables: ["minutes": 60])
+    /// ```
     public func fetch(template name: String, variables: [String: PredicateValue] = [:]) throws(StoreError) -> [StoreRecord] {
         try fetch(try model.template(named: name).query(variables: variables))
     }

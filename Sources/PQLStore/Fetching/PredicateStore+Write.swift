@@ -5,12 +5,20 @@ extension PredicateStore {
     /// Inserts one object and returns its key. Keys are attribute names and to-one
     /// relationship names (whose value is the related object's key); missing attributes take
     /// their default. Unknown keys and values of the wrong type are errors.
+    ///
+    /// ```swift
+    /// let ua = try store.insert("Airline", ["carrier": "UA", "name": "United Air Lines Inc."])
+    /// ```
     @discardableResult
     public func insert(_ entity: String, _ values: [String: PredicateValue]) throws(StoreError) -> Int64 {
         try insert(entity, [values])[0]
     }
 
     /// Inserts objects in one transaction (all or none) and returns their keys.
+    ///
+    /// ```swift
+    /// try store.insert("Flight", [["dest": "SFO", "airline": .int(ua)], ["dest": "LAX", "airline": .int(ua)]])
+    /// ```
     @discardableResult
     public func insert(_ entity: String, _ objects: [[String: PredicateValue]]) throws(StoreError) -> [Int64] {
         try locked { () throws(StoreError) in
@@ -34,6 +42,11 @@ extension PredicateStore {
 
     /// Inserts an `Encodable` value (encoded with `JSONEncoder`'s defaults; dates become
     /// seconds since 2001, as the store keeps them).
+    ///
+    /// ```swift
+    /// struct Airline: Encodable { var carrier: String; var name: String }
+    /// let aa = try store.insert("Airline", encoding: Airline(carrier: "AA", name: "American Airlines Inc."))
+    /// ```
     @discardableResult
     public func insert<T: Encodable>(_ entity: String, encoding value: T) throws(StoreError) -> Int64 {
         try insert(entity, [try Self.dictionary(encoding: value)])[0]
@@ -60,6 +73,10 @@ extension PredicateStore {
 
     /// Rows given column by column, for imports: `columns` name attributes; one prepared
     /// statement, one transaction.
+    ///
+    /// ```swift
+    /// try store.insertRows("Airport", columns: ["faa", "name"], rows: [["JFK", "John F Kennedy Intl"], ["LGA", "La Guardia"]])
+    /// ```
     @discardableResult
     public func insertRows(_ entity: String, columns: [String], rows: [[PredicateValue]]) throws(StoreError) -> Int {
         try locked { () throws(StoreError) in
@@ -80,6 +97,10 @@ extension PredicateStore {
     }
 
     /// Changes attributes (or to-one links) of one object.
+    ///
+    /// ```swift
+    /// try store.update("Airline", id: ua, ["name": "United Airlines"])
+    /// ```
     public func update(_ entity: String, id: Int64, _ values: [String: PredicateValue]) throws(StoreError) {
         try locked { () throws(StoreError) in
             let e = try model.entity(named: entity)
@@ -105,6 +126,10 @@ extension PredicateStore {
     }
 
     /// Deletes one object, applying its relationships' delete rules.
+    ///
+    /// ```swift
+    /// try store.delete("Airline", id: ua)   // its flights go too if the rule is .cascade
+    /// ```
     public func delete(_ entity: String, id: Int64) throws(StoreError) {
         try locked { () throws(StoreError) in
             let e = try model.entity(named: entity)

@@ -41,6 +41,10 @@ public final class PredicateStore: @unchecked Sendable {
 
     /// Opens (or creates) the store at `path` for `model`, creating any missing tables and
     /// indexes and remembering the model in the file. `":memory:"` makes an in-memory store.
+    ///
+    /// ```swift
+    /// let store = try PredicateStore(path: "flights.sqlite", model: model)
+    /// ```
     public init(path: String, model: StoreModel) throws(StoreError) {
         connection = try SQLiteConnection(path: path, access: .readWrite(create: true))
         readers = Self.isInMemory(path) ? nil : ReaderPool(path: path, access: .readOnly)
@@ -114,6 +118,10 @@ public final class PredicateStore: @unchecked Sendable {
     }
 
     /// An empty in-memory store for `model`.
+    ///
+    /// ```swift
+    /// let scratch = try PredicateStore.inMemory(model)
+    /// ```
     public static func inMemory(_ model: StoreModel) throws(StoreError) -> PredicateStore {
         try PredicateStore(path: ":memory:", model: model)
     }
@@ -265,6 +273,12 @@ public final class PredicateStore: @unchecked Sendable {
     // MARK: compiling
 
     /// The SQL and parameters a query runs as (what `pql query --sql` prints).
+    ///
+    /// ```swift
+    /// print(try store.sql(for: EntityQuery("Flight", where: "dest == %@", ["SFO"])))
+    /// // SELECT … FROM "Flight" t0 WHERE t0."dest" = ?1
+    /// // -- bindings: ?1 = 'SFO'
+    /// ```
     public func sql(for query: EntityQuery) throws(StoreError) -> CompiledSQL {
         try locked { () throws(StoreError) in
             var builder = try SelectBuilder(model: model, query: query, indexedColumns: indexedColumns())
@@ -281,6 +295,10 @@ public final class PredicateStore: @unchecked Sendable {
     }
 
     /// SQLite's plan for a query (`EXPLAIN QUERY PLAN`), one line per step, indented by depth.
+    ///
+    /// ```swift
+    /// for step in try store.queryPlan(for: EntityQuery("Flight", where: "dep_delay > 600")) { print(step) }
+    /// ```
     public func queryPlan(for query: EntityQuery) throws(StoreError) -> [String] {
         try locked { () throws(StoreError) in
             var builder = try SelectBuilder(model: model, query: query, indexedColumns: indexedColumns())

@@ -22,6 +22,10 @@ public struct StoreModel: Hashable, Sendable {
     private let index: [String: Int]
 
     /// Creates a model, checking it: names, destinations and inverses, parents, indexes; an inconsistent model is a ``StoreError/Kind/invalidModel`` error.
+    ///
+    /// ```swift
+    /// let model = try StoreModel([ModelEntity("Tag", attributes: [ModelAttribute("name", .string)])])
+    /// ```
     public init(_ entities: [ModelEntity], templates: [FetchTemplate] = []) throws(StoreError) {
         self.entities = entities
         self.templates = templates
@@ -35,6 +39,10 @@ public struct StoreModel: Hashable, Sendable {
     }
 
     /// The entity with this name; an error with the nearest names otherwise.
+    ///
+    /// ```swift
+    /// let flight = try model.entity(named: "Flight")
+    /// ```
     public func entity(named name: String) throws(StoreError) -> ModelEntity {
         if let i = index[name] { return entities[i] }
         let names = entities.map(\.name)
