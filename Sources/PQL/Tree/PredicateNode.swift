@@ -23,7 +23,7 @@ public indirect enum PredicateNode: Hashable, Sendable {
 /// One comparison: `[quantifier] lhs op[options] rhs`.
 ///
 /// ```swift
-/// let c = ComparisonNode(.any, .keyPath(["kids", "age"]), .greaterThan, .constant(5))
+/// let c = ComparisonNode(.keyPath("kids.age"), .greaterThan, .constant(5), quantifier: .any)
 /// print(PredicateNode.comparison(c))   // ANY kids.age > 5
 /// ```
 public struct ComparisonNode: Hashable, Sendable {
@@ -35,13 +35,33 @@ public struct ComparisonNode: Hashable, Sendable {
     public var quantifier: Quantifier
     public var op: ComparisonOperator
 
-    public init(_ quantifier: Quantifier = .direct, _ lhs: ExpressionNode, _ op: ComparisonOperator,
-                _ rhs: ExpressionNode, options: ComparisonOptions = []) {
+    /// A comparison read left to right, as it is written: the quantifier and the options,
+    /// which most comparisons lack, come last.
+    ///
+    /// ```swift
+    /// let adult = ComparisonNode(.keyPath("age"), .greaterThanOrEqual, .constant(18))
+    /// let anyKid = ComparisonNode(.keyPath("kids.name"), .beginsWith, .constant("a"),
+    ///                             quantifier: .any, options: .caseInsensitive)
+    /// print(PredicateNode.comparison(anyKid))   // ANY kids.name BEGINSWITH[c] "a"
+    /// ```
+    public init(_ lhs: ExpressionNode, _ op: ComparisonOperator, _ rhs: ExpressionNode,
+                quantifier: Quantifier = .direct, options: ComparisonOptions = []) {
         self.quantifier = quantifier
         self.lhs = lhs
         self.op = op
         self.options = options
         self.rhs = rhs
+    }
+
+    /// The earlier spelling, quantifier first; kept so that existing code still compiles.
+    ///
+    /// ```swift
+    /// let c = ComparisonNode(.any, .keyPath("kids.age"), .greaterThan, .constant(5))
+    /// ```
+    @available(*, deprecated, message: "pass the quantifier last: ComparisonNode(lhs, op, rhs, quantifier: .any)")
+    public init(_ quantifier: Quantifier, _ lhs: ExpressionNode, _ op: ComparisonOperator,
+                _ rhs: ExpressionNode, options: ComparisonOptions = []) {
+        self.init(lhs, op, rhs, quantifier: quantifier, options: options)
     }
 }
 
