@@ -84,6 +84,13 @@ struct PredicateValueCodableTests {
         #expect(back == value || value.doubleValue?.isNaN == true)
     }
 
+    @Test("a decimal NaN round-trips")
+    func decimalNaN() throws {
+        #expect(try Self.json(.decimal(.nan)) == #"{"$decimal":"NaN"}"#)
+        guard case .decimal(let d) = try Self.decode(#"{"$decimal":"NaN"}"#) else { Issue.record("not a decimal"); return }
+        #expect(d.isNaN)
+    }
+
     @Test("values nested in other Codable types round-trip too")
     func nested() throws {
         struct Envelope: Codable { var values: [String: PredicateValue]; var list: [PredicateValue] }

@@ -151,6 +151,8 @@ extension PredicateValue: Codable {
             return .double(d)
         case .decimal:
             let text = try c.decode(String.self, forKey: key)
+            // Decimal prints its NaN as "NaN" but does not parse it back.
+            if text == "NaN" { return .decimal(.nan) }
             guard let d = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")) else { throw bad("a decimal number as text (\"0.1\")") }
             return .decimal(d)
         case .date:
