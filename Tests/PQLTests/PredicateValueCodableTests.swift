@@ -115,6 +115,12 @@ struct PredicateValueCodableTests {
     func handWritten() throws {
         #expect(Self.sameKind(try Self.decode("18446744073709551615"), .decimal(Decimal(string: "18446744073709551615")!)))
         #expect(Self.sameKind(try Self.decode(#"{"$date":"1.5"}"#), .date(Date(timeIntervalSinceReferenceDate: 1.5))))
+        // A whole number is an integer however it is written; a double needs the tag.
+        for text in ["2", "2.0", "2e0"] { #expect(Self.sameKind(try Self.decode(text), .int(2)), "\(text)") }
+        #expect(Self.sameKind(try Self.decode(#"{"$double":"2"}"#), .double(2)))
+        // What jsonText() (and so pql) writes for a date reads back as that date.
+        let date = PredicateValue.date(Date(timeIntervalSinceReferenceDate: 721692800.25))
+        #expect(Self.sameKind(try Self.decode(date.jsonText()), date))
         #expect(Self.sameKind(try Self.decode(#"{"name":"x","tags":["a"]}"#), ["name": "x", "tags": ["a"]]))
     }
 

@@ -15,7 +15,10 @@ import Foundation
 /// | a dictionary whose one key is a tag, `["$date": 1]` | `{"$dictionary": {"$date": 1}}` |
 ///
 /// Decoding reads both forms back to the kind encoded: every value round-trips to an equal
-/// value of the same case. An integer beyond `Int64` decodes as a `.decimal`, exactly.
+/// value of the same case. An integer beyond `Int64` decodes as a `.decimal`, exactly, and
+/// `$date` also takes the ISO-8601 text that ``jsonText(keyOrder:)`` and `pql` write. A plain
+/// number with no fraction decodes as an `.int` however it is written (`2`, `2.0`, `1e3`:
+/// `Decoder` does not show the text), which is why such doubles encode tagged.
 ///
 /// ```swift
 /// let json = try JSONEncoder().encode(PredicateValue.array([1, 2.5, .date(Date(timeIntervalSinceReferenceDate: 0))]))
@@ -157,8 +160,11 @@ extension PredicateValue: Codable {
             return .decimal(d)
         case .date:
             if let seconds = try? c.decode(Double.self, forKey: key) { return .date(Date(timeIntervalSinceReferenceDate: seconds)) }
-            guard let seconds = Double(try c.decode(String.self, forKey: key)) else { throw bad("the seconds since 2001-01-01") }
-            return .date(Date(timeIntervalSinceReferenceDate: seconds))
+            let text = try c.decode(String.self, forKey: key)
+            if let seconds = Double(text) { return .date(Date(timeIntervalSinceReferenceDate: seconds)) }
+            // The form `jsonText()` and `pql` write.
+            guard let date = ISO8601.date(from: text) else { throw bad("the seconds since 2001-01-01, or an ISO-8601 date") }
+            return .date(date)
         case .data:
             guard let d = Data(base64Encoded: try c.decode(String.self, forKey: key)) else { throw bad("base64 text") }
             return .data(d)
