@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import PQL
+import PQLTestSupport
 
 /// `PredicateValue` through JSON: natural where JSON has the kind, tagged where it does not,
 /// and every case round-trips to the same case with an equal value.
@@ -25,7 +26,9 @@ struct PredicateValueCodableTests {
         case let (.double(x), .double(y)): return x.bitPattern == y.bitPattern || (x.isNaN && y.isNaN)
         case let (.decimal(x), .decimal(y)): return x == y
         case let (.string(x), .string(y)): return x == y
-        case let (.date(x), .date(y)): return x.timeIntervalSinceReferenceDate.bitPattern == y.timeIntervalSinceReferenceDate.bitPattern
+        case let (.date(x), .date(y)):
+            let (a, b) = (x.timeIntervalSinceReferenceDate, y.timeIntervalSinceReferenceDate)
+            return a.bitPattern == b.bitPattern || (a.isNaN && b.isNaN)
         case let (.data(x), .data(y)): return x == y
         case let (.array(x), .array(y)), let (.set(x), .set(y)):
             return x.count == y.count && zip(x, y).allSatisfy { sameKind($0, $1) }
@@ -130,5 +133,48 @@ struct PredicateValueCodableTests {
     ])
     func malformed(_ text: String) {
         #expect(throws: DecodingError.self) { try Self.decode(text) }
+    }
+
+    /// A random value of any shape: doubles from random bit patterns (NaNs, infinities,
+    /// subnormals, whole numbers), decimals, dates, keys that look like tags.
+    static func randomValue(_ rng: inout SeededSplitMix64, depth: Int = 0) -> PredicateValue {
+        let leaf = depth >= 3 || rng.next() % 3 != 0
+        if leaf {
+            switch rng.next() % 9 {
+            case 0: return .null
+            case 1: return .bool(rng.next() % 2 == 0)
+            case 2: return .int(Int64(bitPattern: rng.next()) >> (rng.next() % 64))
+            case 3: return .double(Double(bitPattern: rng.next()))
+            case 4: return .double(Double(Int64(bitPattern: rng.next()) >> (rng.next() % 64)))
+            case 5: return .decimal(Decimal(Int64(bitPattern: rng.next()) >> 8) / Decimal(sign: .plus, exponent: Int(rng.next() % 20), significand: 1))
+            case 6: return .date(Date(timeIntervalSinceReferenceDate: Double(Int64(bitPattern: rng.next()) >> 30) / 1024))
+            case 7: return .data(Data((0..<(rng.next() % 6)).map { _ in UInt8(truncatingIfNeeded: rng.next()) }))
+            default:
+                let scalars = (0..<(rng.next() % 6)).compactMap { _ in Unicode.Scalar(UInt32(rng.next() % 0x11_0000)) }
+                return .string(String(String.UnicodeScalarView(scalars)))
+            }
+        }
+        let n = Int(rng.next() % 4)
+        switch rng.next() % 3 {
+        case 0: return .array((0..<n).map { _ in randomValue(&rng, depth: depth + 1) })
+        case 1: return .set((0..<n).map { _ in randomValue(&rng, depth: depth + 1) })
+        default:
+            let keys = ["a", "$date", "$set", "$dictionary", "$x", "b c", ""]
+            var d: [String: PredicateValue] = [:]
+            for _ in 0..<n { d[keys[Int(rng.next() % UInt64(keys.count))]] = randomValue(&rng, depth: depth + 1) }
+            return .dictionary(d)
+        }
+    }
+
+    @Test("random values of every shape round-trip to the same case")
+    func randomRoundTrips() throws {
+        let seed = SeededSplitMix64.seed(fromEnvironment: "PQL_CODABLE_SEED", default: 0xC0DA_B1E)
+        for i in 0..<2000 {
+            var rng = SeededSplitMix64(seed: SeededSplitMix64.caseSeed(seed, i))
+            let value = Self.randomValue(&rng)
+            let text = try Self.json(value)
+            let back = try Self.decode(text)
+            #expect(Self.sameKind(back, value), "seed \(seed) case \(i): \(text)")
+        }
     }
 }
