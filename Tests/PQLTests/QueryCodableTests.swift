@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import PQL
+import PQLTestSupport
 
 /// Predicates, expressions, sort rules, limits and `PredicateQuery` through JSON.
 @Suite("Query Codable")
@@ -116,5 +117,21 @@ struct QueryCodableTests {
         let object = try #require(try JSONSerialization.jsonObject(with: json) as? [String: Any])
         #expect(object["predicate"] as? String == "age >= 18")
         #expect(object["offset"] as? Int == 0 && object["limit"] as? Int == 20)
+    }
+
+    @Test("random trees whose text parses back equal also decode equal from JSON")
+    func randomTrees() throws {
+        let seed = SeededSplitMix64.seed(fromEnvironment: "PQL_CODABLE_SEED", default: 0x7EE5)
+        var checked = 0
+        for i in 0..<500 {
+            var g = RandomTreeGenerator(seed: SeededSplitMix64.caseSeed(seed, i))
+            let tree = g.predicate(depth: 3)
+            // Trees the printer cannot round-trip are the round-trip tests' business.
+            guard (try? PredicateNode(format: tree.description)) == tree else { continue }
+            let decoded = try Self.decode(PredicateNode.self, try Self.json(tree))
+            #expect(decoded == tree, "seed \(seed) case \(i): \(tree)")
+            checked += 1
+        }
+        #expect(checked > 250)
     }
 }
