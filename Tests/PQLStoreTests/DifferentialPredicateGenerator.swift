@@ -314,13 +314,13 @@ struct DifferentialPredicateGenerator {
     func guarded(_ guards: [ExpressionNode], _ p: PredicateNode) -> PredicateNode {
         var seen = Set<ExpressionNode>()
         let tests = guards.filter { seen.insert($0).inserted }
-            .map { PredicateNode.comparison(ComparisonNode(.direct, $0, .notEqual, .constant(.null))) }
+            .map { PredicateNode.comparison(ComparisonNode($0, .notEqual, .constant(.null))) }
         return tests.isEmpty ? p : .and(tests + [p])
     }
 
     func comparison(_ l: Term, _ op: ComparisonOperator, _ r: Term, _ options: ComparisonOptions = [],
                     _ quantifier: Quantifier = .direct) -> PredicateNode {
-        guarded(l.guards + r.guards, .comparison(ComparisonNode(quantifier, l.expr, op, r.expr, options: options)))
+        guarded(l.guards + r.guards, .comparison(ComparisonNode(l.expr, op, r.expr, quantifier: quantifier, options: options)))
     }
 
     func constantTerm(_ v: PredicateValue, _ domain: Domain) -> Term { Term(expr: .constant(v), domain: domain, nullable: v.isNull) }
@@ -413,7 +413,7 @@ struct DifferentialPredicateGenerator {
         if op == .between {
             let r2 = scalarTerm(l.domain)
             return guarded(r.guards + r2.guards + l.guards,
-                           .comparison(ComparisonNode(.direct, l.expr, .between, .aggregate([r.expr, r2.expr]))))
+                           .comparison(ComparisonNode(l.expr, .between, .aggregate([r.expr, r2.expr]))))
         }
         // MATCHES with a key path as the pattern half the time: the pools hold only valid regular expressions.
         if op == .matches && rng.chance(0.5) { op = .like }
@@ -426,7 +426,7 @@ struct DifferentialPredicateGenerator {
         if rng.chance(0.3) {
             let e = Self.key("employer"), n = ExpressionNode.constant(.null)
             let eq: ComparisonOperator = rng.chance(0.5) ? .equal : .notEqual
-            return .comparison(rng.chance(0.7) ? ComparisonNode(.direct, e, eq, n) : ComparisonNode(.direct, n, eq, e))
+            return .comparison(rng.chance(0.7) ? ComparisonNode(e, eq, n) : ComparisonNode(n, eq, e))
         }
         let t = scalarTerm()
         let ops: [ComparisonOperator] = t.domain == .string
@@ -522,7 +522,7 @@ struct DifferentialPredicateGenerator {
             var leaf = scalarTerm(.number, aggregates: rng.chance(0.5))
             if rng.chance(0.15) && subqueryVariable == nil {
                 leaf = Term(expr: .keyPathOn(.subquery(collection: Self.key("tags"), variable: "s",
-                                                       predicate: .comparison(ComparisonNode(.direct, .keyPathOn(.variable("s"), ["weight"]), .greaterThan, .constant(.int(0))))), ["@count"]),
+                                                       predicate: .comparison(ComparisonNode(.keyPathOn(.variable("s"), ["weight"]), .greaterThan, .constant(.int(0))))), ["@count"]),
                             domain: .number, nullable: false)
             }
             return Term(expr: leaf.expr, domain: .number, nullable: false, guards: leaf.argumentGuards)
@@ -614,13 +614,13 @@ struct DifferentialPredicateGenerator {
     mutating func aggregateFunction() -> PredicateNode {
         let f: BuiltinFunction = rng.pick([.sum, .average, .min, .max])
         let call = ExpressionNode.function(f, [Self.key("tags.weight")])
-        let noNil = PredicateNode.not(.comparison(ComparisonNode(.any, Self.key("tags.weight"), .equal, .constant(.null))))
+        let noNil = PredicateNode.not(.comparison(ComparisonNode(Self.key("tags.weight"), .equal, .constant(.null), quantifier: .any)))
         let op = rng.pick([ComparisonOperator.equal, .notEqual, .lessThan, .greaterThanOrEqual, .between])
         let r = op == .between ? constantTerm(.array([numberConstant(), numberConstant()]), .number)
                                : rng.chance(0.2) ? scalarTerm(.number, aggregates: true) : constantTerm(numberConstant(), .number)
         let test = comparison(Term(expr: call, domain: .number, nullable: false), op, r)
         var guards = [noNil]
-        if f != .sum { guards.insert(.comparison(ComparisonNode(.direct, Self.key("tags.@count"), .greaterThan, .constant(0))), at: 0) }
+        if f != .sum { guards.insert(.comparison(ComparisonNode(Self.key("tags.@count"), .greaterThan, .constant(0))), at: 0) }
         return .and(guards + [test])
     }
 

@@ -246,7 +246,7 @@ import Testing
                 want = try PredicateQuery(node, sort: rules, offset: offset, limit: limit)
                     .indices(in: world.fixture.people, reader: PredicateValue.predicateReader).map { world.fixture.ids[$0] }
             } catch { continue }
-            let query = EntityQuery("Person", predicate: node, sort: rules, limit: limit, offset: offset)
+            let query = EntityQuery("Person", predicate: node, sort: rules, offset: offset, limit: limit)
             let label = "seed \(seed) sort case \(i): sort \(rules.map { "\($0.keyPath.joined(separator: ".")) \($0.ascending ? "asc" : "desc") \($0.comparison)" }) offset \(offset) limit \(String(describing: limit))"
             do {
                 let got = try world.store.fetch(query).map(\.id)
@@ -427,7 +427,7 @@ import Testing
         }
         for s in DifferentialPools.names + DifferentialPools.cities + DifferentialPools.tagNames + DifferentialPools.companyNames + DifferentialPools.emails {
             #expect(throws: Never.self, "pattern \(s.debugDescription)") {
-                _ = try PredicateNode.comparison(ComparisonNode(.direct, .constant("x"), .matches, .constant(.string(s)))).evaluate(on: PredicateValue.null)
+                _ = try PredicateNode.comparison(ComparisonNode(.constant("x"), .matches, .constant(.string(s)))).evaluate(on: PredicateValue.null)
             }
         }
     }

@@ -239,7 +239,7 @@ import Testing
 
     @Test func deeplyNestedTreesBuiltInCode() throws {
         let f = try Self.fixture()
-        let leaf = PredicateNode.comparison(ComparisonNode(.direct, .keyPath(["age"]), .equal, .constant(40)))
+        let leaf = PredicateNode.comparison(ComparisonNode(.keyPath(["age"]), .equal, .constant(40)))
         for depth in [100, 400, 2_000] {
             var p = leaf
             for i in 0..<depth { p = i % 2 == 0 ? .and([p, .constant(true)]) : .or([p, .constant(false)]) }

@@ -439,7 +439,7 @@ struct InjectionStructureTests {
         // An ExpressionNode argument and a tree built in code.
         let node = Self.keyError(f) { try EntityQuery("Person", where: "%@ == 1", [ExpressionNode.keyPath([p])]) }
         let built = Self.keyError(f) {
-            EntityQuery("Person", predicate: .comparison(ComparisonNode(.direct, .keyPath([p]), .equal, .constant(.string(p)))))
+            EntityQuery("Person", predicate: .comparison(ComparisonNode(.keyPath([p]), .equal, .constant(.string(p)))))
         }
         for err in [node, built] {
             if p.hasPrefix("@") { #expect(err?.kind == .unsupported) } else {

@@ -27,10 +27,10 @@ struct SQLCase: Sendable, CustomTestStringConvertible {
 @Suite struct SQLCompilerTests {
     static let personSelect = #"SELECT t0."Z_PK", t0."name", t0."age", t0."score", t0."city", t0."email", t0."active", t0."born", t0."balance", t0."photo" FROM "Person" t0"#
 
-    static func compiled(_ format: String, _ arguments: [Any?] = [], sort: [SortRule] = [], limit: Int? = nil, offset: Int = 0,
+    static func compiled(_ format: String, _ arguments: [Any?] = [], sort: [SortRule] = [], offset: Int = 0, limit: Int? = nil,
                          variables: [String: PredicateValue] = [:]) throws -> CompiledSQL {
         let store = try PredicateStore.inMemory(PeopleModel.model)
-        return try store.sql(for: try EntityQuery("Person", where: format, arguments, sort: sort, limit: limit, offset: offset, variables: variables))
+        return try store.sql(for: try EntityQuery("Person", where: format, arguments, sort: sort, offset: offset, limit: limit, variables: variables))
     }
 
     /// The text after the Person SELECT prefix (which every case must start with).
@@ -391,7 +391,7 @@ struct SQLCase: Sendable, CustomTestStringConvertible {
     }
 
     @Test func limitAndOffsetAreParameters() throws {
-        let c = try Self.compiled("age > 1", sort: [SortRule("age")], limit: 10, offset: 20)
+        let c = try Self.compiled("age > 1", sort: [SortRule("age")], offset: 20, limit: 10)
         #expect(Self.tail(c) == #" WHERE t0."age" > ?1 ORDER BY t0."age" ASC, t0."Z_PK" LIMIT ?2 OFFSET ?3"#)
         #expect(c.bindings == [.integer(1), .integer(10), .integer(20)])
     }
@@ -403,7 +403,7 @@ struct SQLCase: Sendable, CustomTestStringConvertible {
     }
 
     @Test func negativeLimitAndOffsetAreClamped() throws {
-        let q = try EntityQuery("Person", where: "TRUEPREDICATE", limit: -3, offset: -7)
+        let q = try EntityQuery("Person", where: "TRUEPREDICATE", offset: -7, limit: -3)
         #expect(q.limit == 0)
         #expect(q.offset == 0)
         let c = try PredicateStore.inMemory(PeopleModel.model).sql(for: q)

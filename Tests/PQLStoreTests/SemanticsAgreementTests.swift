@@ -224,10 +224,10 @@ import Testing
             (p("ANY tags.name MATCHES '[a-'"), .invalidRegex),
             (p("5 < 'a'"), .incomparable),
             (p("age == 1 + 'a'"), .arithmetic),
-            (.comparison(ComparisonNode(.direct, age, .between, .constant(18))), .badBetweenBounds),
-            (.comparison(ComparisonNode(.direct, age, .between, .constant(.set([1, 2])))), .badBetweenBounds),
-            (.comparison(ComparisonNode(.direct, age, .between, .aggregate([age]))), .badBetweenBounds),
-            (.comparison(ComparisonNode(.direct, age, .between, .function(.add, [.constant([1, 2]), .constant(1)]))), .arithmetic),
+            (.comparison(ComparisonNode(age, .between, .constant(18))), .badBetweenBounds),
+            (.comparison(ComparisonNode(age, .between, .constant(.set([1, 2])))), .badBetweenBounds),
+            (.comparison(ComparisonNode(age, .between, .aggregate([age]))), .badBetweenBounds),
+            (.comparison(ComparisonNode(age, .between, .function(.add, [.constant([1, 2]), .constant(1)]))), .arithmetic),
         ]
     }()
 

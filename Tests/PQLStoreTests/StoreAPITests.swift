@@ -404,7 +404,7 @@ enum LibraryModel {
         // nil sorts first, as in memory
         #expect(Self.names(byAge) == ["Cy", "Bob", "Ann", "Dee"])
         #expect(Self.names(try f.store.fetch(EntityQuery("Person", sort: [SortRule("age", ascending: false)]))) == ["Dee", "Ann", "Bob", "Cy"])
-        #expect(Self.names(try f.store.fetch(EntityQuery("Person", sort: [SortRule("age")], limit: 2, offset: 1))) == ["Bob", "Ann"])
+        #expect(Self.names(try f.store.fetch(EntityQuery("Person", sort: [SortRule("age")], offset: 1, limit: 2))) == ["Bob", "Ann"])
         #expect(Self.names(try f.store.fetch(EntityQuery("Person", sort: [SortRule("age")], offset: 3))) == ["Dee"])
         #expect(Self.names(try f.store.fetch(EntityQuery("Person", sort: [SortRule("age")], limit: 0))) == [])
         // ties keep key order

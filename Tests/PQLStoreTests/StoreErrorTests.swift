@@ -205,7 +205,7 @@ import Testing
         #expect(a.hint == "write x BETWEEN {low, high}")
         #expect(Self.located(a) == "{1, 2, 3}")
         // A tree built in code: the evaluator's error, when compiling, as in memory.
-        let tree = PredicateNode.comparison(ComparisonNode(.direct, .keyPath(["age"]), .between,
+        let tree = PredicateNode.comparison(ComparisonNode(.keyPath(["age"]), .between,
                                                            .aggregate([.keyPath(["age"]), .constant(1), .constant(2)])))
         let b = try #require(Self.error({ _ = try Self.store().fetch(EntityQuery("Person", predicate: tree)) }))
         #expect(b.kind == .evaluation)

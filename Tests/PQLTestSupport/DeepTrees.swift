@@ -67,7 +67,7 @@ public enum DeepTrees {
     /// Trees built in code that nest exactly `depth` levels (``PredicateNode/nestsDeeper(than:)``
     /// counts predicates and expressions alike): no parser limited them.
     public static func builtInCode(depth: Int) -> [(name: String, predicate: PredicateNode)] {
-        let leaf = PredicateNode.comparison(ComparisonNode(.direct, .keyPath(["a"]), .equal, .constant(1)))
+        let leaf = PredicateNode.comparison(ComparisonNode(.keyPath(["a"]), .equal, .constant(1)))
         var nots = leaf
         for _ in 0..<(depth - 2) { nots = .not(nots) }
         var andOr = leaf
@@ -77,7 +77,7 @@ public enum DeepTrees {
         return [
             ("NOT chain", nots),
             ("AND/OR chain", andOr),
-            ("sum", .comparison(ComparisonNode(.direct, .keyPath(["x"]), .greaterThanOrEqual, sum))),
+            ("sum", .comparison(ComparisonNode(.keyPath(["x"]), .greaterThanOrEqual, sum))),
         ]
     }
 }

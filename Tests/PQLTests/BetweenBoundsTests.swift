@@ -63,7 +63,7 @@ struct BetweenBoundsTests {
         #expect(throws: PredicateEvaluationError.self) { try p.evaluate(on: ["x": 1] as PredicateValue, variables: ["B": [1]]) }
         #expect(try p.evaluate(on: ["x": 1] as PredicateValue, variables: ["B": [0, 2]]))
         for rhs: ExpressionNode in [.constant(18), .constant(.set([1, 2])), .aggregate([.keyPath(["a"])])] {
-            let tree = PredicateNode.comparison(ComparisonNode(.direct, .keyPath(["x"]), .between, rhs))
+            let tree = PredicateNode.comparison(ComparisonNode(.keyPath(["x"]), .between, rhs))
             let e = try #require(throws: PredicateEvaluationError.self) { _ = try tree.compiled(for: PredicateValue.self) }
             #expect(e.kind == .badBetweenBounds)
             #expect(e.context == tree.description)

@@ -92,21 +92,21 @@ struct GrammarAgreementTests {
         var problems: [String] = []
         for word in words.sorted() {
             for spelling in [word, word.lowercased()] {
-                let asKey = PredicateNode.comparison(ComparisonNode(.direct, .keyPath(["x", spelling]), .equal, .constant(1)))
+                let asKey = PredicateNode.comparison(ComparisonNode(.keyPath(["x", spelling]), .equal, .constant(1)))
                 if let p = try? PredicateNode(format: "x.\(spelling) == 1"), p == asKey {
                     problems.append("x.\(spelling) == 1 reads \(spelling) as a key")
                 }
                 if let p = try? PredicateNode(format: "\(spelling) == 1"),
-                   p == .comparison(ComparisonNode(.direct, .keyPath([spelling]), .equal, .constant(1))) {
+                   p == .comparison(ComparisonNode(.keyPath([spelling]), .equal, .constant(1))) {
                     problems.append("\(spelling) == 1 reads \(spelling) as a key")
                 }
                 // After "$", "#" or "@" a reserved word is a name (the grammar's comment).
                 if !spelling.contains("-") {
-                    let variable = PredicateNode.comparison(ComparisonNode(.direct, .variable(spelling), .equal, .constant(1)))
+                    let variable = PredicateNode.comparison(ComparisonNode(.variable(spelling), .equal, .constant(1)))
                     for text in ["$\(spelling) == 1", "$#\(spelling) == 1"] where (try? PredicateNode(format: text)) != variable {
                         problems.append("\(text) is not the variable \(spelling)")
                     }
-                    let collectionOperator = PredicateNode.comparison(ComparisonNode(.direct, .keyPath(["x", "@" + spelling]), .equal, .constant(1)))
+                    let collectionOperator = PredicateNode.comparison(ComparisonNode(.keyPath(["x", "@" + spelling]), .equal, .constant(1)))
                     if (try? PredicateNode(format: "x.@\(spelling) == 1")) != collectionOperator {
                         problems.append("x.@\(spelling) == 1 is not the key path x.@\(spelling)")
                     }
@@ -124,7 +124,7 @@ struct GrammarAgreementTests {
         for word in ["FUNCTION", "TERNARY", "UNION", "INTERSECT", "MINUS", "function", "union"] {
             do {
                 let p = try PredicateNode(format: "\(word) == 1")
-                if p != .comparison(ComparisonNode(.direct, .keyPath([word]), .equal, .constant(1))) {
+                if p != .comparison(ComparisonNode(.keyPath([word]), .equal, .constant(1))) {
                     problems.append("\(word) == 1 parsed as \(p)")
                 }
             } catch {

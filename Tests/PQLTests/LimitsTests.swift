@@ -47,7 +47,7 @@ struct LimitsTests {
     /// Trees built in code skip the parser: the compilers refuse them beyond their own limit
     /// (checked without recursion) instead of overflowing the stack.
     @Test func treesBuiltInCode() throws {
-        let leaf = PredicateNode.comparison(ComparisonNode(.direct, .keyPath(["age"]), .equal, .constant(40)))
+        let leaf = PredicateNode.comparison(ComparisonNode(.keyPath(["age"]), .equal, .constant(40)))
         var p = leaf
         for _ in 0..<(PredicateNode.maxCompileDepth - 2) { p = .not(p) }
         #expect(!p.nestsDeeper(than: PredicateNode.maxCompileDepth))

@@ -219,13 +219,13 @@ import Testing
     @Test("a substituted string is a value, never a key path or syntax")
     func substitutedStringIsAValue() throws {
         let p = try PredicateNode(format: "$K == 1").substitutingValues(["K": "name"])
-        #expect(p == .comparison(ComparisonNode(.direct, .constant("name"), .equal, .constant(1))))
+        #expect(p == .comparison(ComparisonNode(.constant("name"), .equal, .constant(1))))
     }
 
     @Test("%@ and %K bind to a constant and a key path, never to text")
     func argumentTrees() throws {
         #expect(try PredicateNode(format: "%K == %@", "a.b", "a.b")
-                == .comparison(ComparisonNode(.direct, .keyPath(["a", "b"]), .equal, .constant("a.b"))))
+                == .comparison(ComparisonNode(.keyPath(["a", "b"]), .equal, .constant("a.b"))))
         #expect(try PredicateNode(format: "a IN %@", [1, 2]) == PredicateNode(format: "a IN {1, 2}"))
         #expect(try PredicateNode(format: "a == %@", 2.0) != PredicateNode(format: "a == '2.0'"))
     }

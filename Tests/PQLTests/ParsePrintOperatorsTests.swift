@@ -170,7 +170,7 @@ import Testing
         ]
         for (spelling, op) in table {
             let p = try PredicateNode(format: "a \(spelling) b")
-            #expect(p == .comparison(ComparisonNode(.direct, .keyPath(["a"]), op, .keyPath(["b"]))), "\(spelling)")
+            #expect(p == .comparison(ComparisonNode(.keyPath(["a"]), op, .keyPath(["b"]))), "\(spelling)")
         }
     }
 
@@ -184,14 +184,14 @@ import Testing
 
     @Test("AND binds tighter than OR, and chains are flattened (D1)")
     func precedenceTrees() throws {
-        let a = PredicateNode.comparison(ComparisonNode(.direct, .keyPath(["a"]), .equal, .constant(1)))
-        let b = PredicateNode.comparison(ComparisonNode(.direct, .keyPath(["b"]), .equal, .constant(2)))
-        let c = PredicateNode.comparison(ComparisonNode(.direct, .keyPath(["c"]), .equal, .constant(3)))
+        let a = PredicateNode.comparison(ComparisonNode(.keyPath(["a"]), .equal, .constant(1)))
+        let b = PredicateNode.comparison(ComparisonNode(.keyPath(["b"]), .equal, .constant(2)))
+        let c = PredicateNode.comparison(ComparisonNode(.keyPath(["c"]), .equal, .constant(3)))
         #expect(try PredicateNode(format: "a == 1 OR b == 2 AND c == 3") == .or([a, .and([b, c])]))
         #expect(try PredicateNode(format: "a == 1 AND b == 2 OR c == 3") == .or([.and([a, b]), c]))
         #expect(try PredicateNode(format: "a == 1 AND b == 2 AND c == 3") == .and([a, b, c]))
         #expect(try PredicateNode(format: "(a == 1 AND b == 2) AND c == 3") == .and([.and([a, b]), c]))
         #expect(try PredicateNode(format: "NOT a == 1 AND b == 2") == .and([.not(a), b]))
-        #expect(try PredicateNode(format: "NONE a == 1") == .not(.comparison(ComparisonNode(.any, .keyPath(["a"]), .equal, .constant(1)))))
+        #expect(try PredicateNode(format: "NONE a == 1") == .not(.comparison(ComparisonNode(.keyPath(["a"]), .equal, .constant(1), quantifier: .any))))
     }
 }

@@ -57,7 +57,7 @@ struct RandomTreeGenerator {
         let lhs = expression(depth: depth)
         var rhs = expression(depth: depth)
         if op == .between { rhs = Self.betweenBounds(rhs) }
-        return ComparisonNode(quantifier, lhs, op, rhs, options: options)
+        return ComparisonNode(lhs, op, rhs, quantifier: quantifier, options: options)
     }
 
     /// A right side BETWEEN accepts: the parser rejects a literal that is not a pair

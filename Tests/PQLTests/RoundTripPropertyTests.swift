@@ -68,12 +68,12 @@ struct RoundTripPropertyTests {
     func edgeConstantsRoundTrip(_ value: PredicateValue) {
         let c = ExpressionNode.constant(value)
         let trees: [PredicateNode] = [
-            .comparison(ComparisonNode(.direct, .keyPath(["x"]), .equal, c)),
-            .comparison(ComparisonNode(.any, c, .in, .keyPath(["x"]))),
-            .comparison(ComparisonNode(.direct, .keyPathOn(c, ["k"]), .notEqual, .index(c, .first))),
-            .comparison(ComparisonNode(.direct, .function(.negate, [c]), .lessThan,
+            .comparison(ComparisonNode(.keyPath(["x"]), .equal, c)),
+            .comparison(ComparisonNode(c, .in, .keyPath(["x"]), quantifier: .any)),
+            .comparison(ComparisonNode(.keyPathOn(c, ["k"]), .notEqual, .index(c, .first))),
+            .comparison(ComparisonNode(.function(.negate, [c]), .lessThan,
                                        .function(.subtract, [.keyPath(["x"]), c]))),
-            .comparison(ComparisonNode(.direct, .aggregate([c, .keyPath(["y"])]), .contains, .function(.power, [c, c]))),
+            .comparison(ComparisonNode(.aggregate([c, .keyPath(["y"])]), .contains, .function(.power, [c, c]))),
         ]
         for t in trees {
             if let problem = Self.check(t) { Issue.record("[\(problem.cause)] \(problem.message)") }
@@ -104,19 +104,19 @@ struct RoundTripPropertyTests {
         names += ["@count", "@and", "UTI", "e5", "E", "_", "x1"]
         for name in names {
             var trees: [PredicateNode] = [
-                .comparison(ComparisonNode(.direct, .keyPath([name]), .equal, .keyPath(["a", name, "b"]))),
-                .comparison(ComparisonNode(.direct, .keyPathOn(.evaluatedObject, [name]), .like,
+                .comparison(ComparisonNode(.keyPath([name]), .equal, .keyPath(["a", name, "b"]))),
+                .comparison(ComparisonNode(.keyPathOn(.evaluatedObject, [name]), .like,
                                            .keyPathOn(.variable("v"), [name, name]))),
-                .comparison(ComparisonNode(.direct, .keyPath([name]), .equal,
+                .comparison(ComparisonNode(.keyPath([name]), .equal,
                                            .function(.subtract, [.keyPath([name]), .function(.negate, [.keyPath([name])])]))),
-                .comparison(ComparisonNode(.direct, .setOperation(.union, .keyPath([name]), .keyPath([name])), .in,
+                .comparison(ComparisonNode(.setOperation(.union, .keyPath([name]), .keyPath([name])), .in,
                                            .index(.keyPath([name]), .expression(.keyPath([name]))))),
             ]
             if CanonicalNames.isIdentifier(name) {
-                trees.append(.comparison(ComparisonNode(.direct, .variable(name), .equal,
+                trees.append(.comparison(ComparisonNode(.variable(name), .equal,
                                                         .subquery(collection: .keyPath([name]), variable: name,
-                                                                  predicate: .comparison(ComparisonNode(.direct, .variable(name), .equal, .constant(1)))))))
-                trees.append(.comparison(ComparisonNode(.direct, .assignment(variable: name, value: .keyPath([name])), .equal, .constant(.string(name)))))
+                                                                  predicate: .comparison(ComparisonNode(.variable(name), .equal, .constant(1)))))))
+                trees.append(.comparison(ComparisonNode(.assignment(variable: name, value: .keyPath([name])), .equal, .constant(.string(name)))))
             }
             for t in trees {
                 if let problem = Self.check(t) { Issue.record("[\(problem.cause)] name \(name.debugDescription): \(problem.message)") }

@@ -124,7 +124,7 @@ struct SmallStackTests {
 
     @Test("nestingDepth measures and caps")
     func nestingDepth() {
-        let leaf = PredicateNode.comparison(ComparisonNode(.direct, .keyPath(["a"]), .equal, .constant(1)))
+        let leaf = PredicateNode.comparison(ComparisonNode(.keyPath(["a"]), .equal, .constant(1)))
         #expect(leaf.nestingDepth(cappedAt: 100) == 2)   // the comparison, then its operands
         #expect(PredicateNode.not(leaf).nestingDepth(cappedAt: 100) == 3)
         #expect(PredicateNode.not(leaf).nestingDepth(cappedAt: 1) == 2)

@@ -146,7 +146,7 @@ extension Parser {
                 : "join two comparisons with AND: \(first) \(op.symbol) \(middle) AND \(middle) \(next.symbol) \(third)"
             throw error(.chainedComparison, "comparisons cannot be chained", hint: hint)
         }
-        return .predicate(.comparison(ComparisonNode(quantifier, lhs.node, op, rhs.node, options: options)),
+        return .predicate(.comparison(ComparisonNode(lhs.node, op, rhs.node, quantifier: quantifier, options: options)),
                           height: max(lhs.height, rhs.height) + 1)
     }
 

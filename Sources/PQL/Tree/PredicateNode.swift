@@ -23,7 +23,7 @@ public indirect enum PredicateNode: Hashable, Sendable {
 /// One comparison: `[quantifier] lhs op[options] rhs`.
 ///
 /// ```swift
-/// let c = ComparisonNode(.any, .keyPath(["kids", "age"]), .greaterThan, .constant(5))
+/// let c = ComparisonNode(.keyPath("kids.age"), .greaterThan, .constant(5), quantifier: .any)
 /// print(PredicateNode.comparison(c))   // ANY kids.age > 5
 /// ```
 public struct ComparisonNode: Hashable, Sendable {
@@ -40,18 +40,33 @@ public struct ComparisonNode: Hashable, Sendable {
     /// The operator: `==`, `<`, `LIKE`, `IN`….
     public var op: ComparisonOperator
 
-    /// Creates a comparison of `lhs` and `rhs` by `op`, as the parser builds it from `quantifier lhs op[options] rhs`.
+    /// A comparison read left to right, as it is written: the quantifier and the options,
+    /// which most comparisons lack, come last.
     ///
     /// ```swift
-    /// let c = ComparisonNode(.direct, .keyPath(["age"]), .greaterThanOrEqual, .constant(18))   // age >= 18
+    /// let adult = ComparisonNode(.keyPath("age"), .greaterThanOrEqual, .constant(18))
+    /// let anyKid = ComparisonNode(.keyPath("kids.name"), .beginsWith, .constant("a"),
+    ///                             quantifier: .any, options: .caseInsensitive)
+    /// print(PredicateNode.comparison(anyKid))   // ANY kids.name BEGINSWITH[c] "a"
     /// ```
-    public init(_ quantifier: Quantifier = .direct, _ lhs: ExpressionNode, _ op: ComparisonOperator,
-                _ rhs: ExpressionNode, options: ComparisonOptions = []) {
+    public init(_ lhs: ExpressionNode, _ op: ComparisonOperator, _ rhs: ExpressionNode,
+                quantifier: Quantifier = .direct, options: ComparisonOptions = []) {
         self.quantifier = quantifier
         self.lhs = lhs
         self.op = op
         self.options = options
         self.rhs = rhs
+    }
+
+    /// The earlier spelling, quantifier first; kept so that existing code still compiles.
+    ///
+    /// ```swift
+    /// let c = ComparisonNode(.any, .keyPath("kids.age"), .greaterThan, .constant(5))
+    /// ```
+    @available(*, deprecated, message: "pass the quantifier last: ComparisonNode(lhs, op, rhs, quantifier: .any)")
+    public init(_ quantifier: Quantifier, _ lhs: ExpressionNode, _ op: ComparisonOperator,
+                _ rhs: ExpressionNode, options: ComparisonOptions = []) {
+        self.init(lhs, op, rhs, quantifier: quantifier, options: options)
     }
 }
 

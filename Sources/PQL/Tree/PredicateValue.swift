@@ -86,9 +86,14 @@ extension PredicateValue {
         }
     }
 
-    /// The number as a double (booleans as 0 and 1); nil for other kinds. For the store,
-    /// which keeps doubles, floats and decimals as REAL.
-    package var doubleValue: Double? { numeric?.doubleValue }
+    /// The number as the nearest `Double` (booleans as 0 and 1, as `==` counts them); nil for
+    /// other kinds. The other typed accessors are in PredicateValue+Accessors.swift.
+    ///
+    /// ```swift
+    /// PredicateValue.int(3).doubleValue        // 3.0
+    /// PredicateValue.string("3").doubleValue   // nil
+    /// ```
+    public var doubleValue: Double? { numeric?.doubleValue }
 
     /// True for `.bool`, `.int`, `.double` and `.decimal`.
     public var isNumber: Bool { numeric != nil }

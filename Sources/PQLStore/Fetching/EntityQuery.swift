@@ -2,6 +2,9 @@ import PQL
 
 /// A fetch request: which entity, which rows (a predicate), in which order, how many.
 ///
+/// Its initializers take their arguments in the order of ``PredicateQuery``'s and of SQL's
+/// clauses: predicate, sort, offset, limit, then variables and limits.
+///
 /// ```swift
 /// let late = try EntityQuery("Flight", where: "dep_delay > %@ AND airline.name BEGINSWITH 'United'", [60],
 ///                            sort: [SortRule("dep_delay", ascending: false)], limit: 10)
@@ -34,7 +37,7 @@ public struct EntityQuery: Hashable, Sendable {
     /// let all = EntityQuery("Airline", sort: [SortRule("name")])
     /// ```
     public init(_ entity: String, predicate: PredicateNode = .constant(true), sort: [SortRule] = [],
-                limit: Int? = nil, offset: Int = 0, variables: [String: PredicateValue] = [:],
+                offset: Int = 0, limit: Int? = nil, variables: [String: PredicateValue] = [:],
                 limits: EvaluationLimits = .default) {
         self.entity = entity
         self.predicate = predicate
@@ -47,13 +50,13 @@ public struct EntityQuery: Hashable, Sendable {
 
     /// A query whose predicate is parsed from `format`, with `%@`/`%K` arguments.
     public init(_ entity: String, where format: String, _ arguments: [Any?] = [], sort: [SortRule] = [],
-                limit: Int? = nil, offset: Int = 0, variables: [String: PredicateValue] = [:],
+                offset: Int = 0, limit: Int? = nil, variables: [String: PredicateValue] = [:],
                 limits: EvaluationLimits = .default) throws(StoreError) {
         let node: PredicateNode
         do { node = try PredicateNode(format: format, argumentArray: arguments) } catch {
             throw StoreError(.syntax, error.message, hint: error.hint, source: format, range: error.range)
         }
-        self.init(entity, predicate: node, sort: sort, limit: limit, offset: offset, variables: variables, limits: limits)
+        self.init(entity, predicate: node, sort: sort, offset: offset, limit: limit, variables: variables, limits: limits)
         predicateText = format
     }
 }

@@ -7,6 +7,7 @@ extension PredicateStore {
     /// ```swift
     /// let n = try store.batchUpdate(EntityQuery("Flight", where: "dep_delay > 120"), set: ["cancelled": true])
     /// ```
+    @discardableResult
     public func batchUpdate(_ query: EntityQuery, set values: [String: PredicateValue]) throws(StoreError) -> Int {
         try EvaluationBudget.run(query.limits, store: true) { () throws(StoreError) -> Int in try locked { () throws(StoreError) in
             let e = try model.entity(named: query.entity)
@@ -37,6 +38,7 @@ extension PredicateStore {
     /// ```swift
     /// let n = try store.batchDelete(EntityQuery("Flight", where: "year < 2013"))
     /// ```
+    @discardableResult
     public func batchDelete(_ query: EntityQuery) throws(StoreError) -> Int {
         try EvaluationBudget.run(query.limits, store: true) { () throws(StoreError) -> Int in try locked { () throws(StoreError) in
             let e = try model.entity(named: query.entity)

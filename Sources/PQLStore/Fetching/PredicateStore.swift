@@ -186,6 +186,9 @@ public final class PredicateStore: @unchecked Sendable {
     }
 
     /// Runs `body` as one transaction: everything it wrote is kept if it returns, nothing if it throws.
+    /// This overload is for bodies that throw only ``StoreError`` (write them
+    /// `{ () throws(StoreError) in … }`); a body that throws errors of its own gets the
+    /// generic overload, which passes them through unchanged.
     public func transaction<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
         try locked { () throws(StoreError) in
             let before = model

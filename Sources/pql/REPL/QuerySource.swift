@@ -43,8 +43,8 @@ struct QueryRequest {
     var text: String
     var predicate: PredicateNode
     var sort: [SortRule]
-    var limit: Int?
     var offset: Int
+    var limit: Int?
     var variables: [String: PredicateValue]
     /// The work the query may do (`.limits`).
     var limits: EvaluationLimits

@@ -110,7 +110,7 @@ final class ReplSession {
     func request(_ text: String) throws -> QueryRequest {
         let node = try PredicateNode(format: text)
         return QueryRequest(entity: try currentEntity(), text: text, predicate: node, sort: sort,
-                            limit: limit == 0 ? nil : limit, offset: offset, variables: variables, limits: limits)
+                            offset: offset, limit: limit == 0 ? nil : limit, variables: variables, limits: limits)
     }
 
     /// The columns a table shows: `.columns`, or the entity's attributes.

@@ -45,7 +45,7 @@ final class StoreSource: QuerySource {
     /// The request as a fetch: the session parsed the predicate already; its text goes along
     /// so that errors point into it.
     private func query(_ r: QueryRequest) -> EntityQuery {
-        var q = EntityQuery(r.entity, predicate: r.predicate, sort: r.sort, limit: r.limit, offset: r.offset,
+        var q = EntityQuery(r.entity, predicate: r.predicate, sort: r.sort, offset: r.offset, limit: r.limit,
                             variables: r.variables, limits: r.limits)
         q.predicateText = r.text
         return q
