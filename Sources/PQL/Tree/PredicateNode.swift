@@ -73,7 +73,7 @@ public struct ComparisonNode: Hashable, Sendable {
 /// How a comparison ranges over its left side. `SOME` is `.any`; `NONE` is `NOT ANY`.
 ///
 /// ```swift
-/// let every = ComparisonNode(.all, .keyPath(["scores"]), .greaterThanOrEqual, .constant(50))   // ALL scores >= 50
+/// let every = ComparisonNode(.keyPath("scores"), .greaterThanOrEqual, .constant(50), quantifier: .all)   // ALL scores >= 50
 /// ```
 public enum Quantifier: Hashable, Sendable {
     /// No quantifier: the left side is compared as one value.
