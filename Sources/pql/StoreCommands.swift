@@ -71,7 +71,8 @@ struct ImportCommand: ParsableCommand {
             Output.error("imported \(n) rows into \(entity) (\(columns.names.count) attributes) in \(String(format: "%.2f", seconds)) s, \(rate) rows/s")
         } catch {
             if created || wasEmpty { Self.remove(store) }
-            if wasEmpty { FileManager.default.createFile(atPath: store, contents: nil) }
+            // Best effort: the import's own error is the one to report.
+            if wasEmpty { _ = FileManager.default.createFile(atPath: store, contents: nil) }
             throw error.userFacing
         }
     }

@@ -2,6 +2,8 @@ import CLineEdit
 import Foundation
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// Line editing, history and completion on a terminal through libedit.
@@ -241,7 +243,12 @@ final class LineEditor {
     /// `$COLUMNS` when output is not a terminal but the user set it.
     static func terminalWidth() -> Int? {
         var size = winsize()
-        if ioctl(1, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
+        #if canImport(Glibc)
+        let request = UInt(TIOCGWINSZ)
+        #else
+        let request = TIOCGWINSZ
+        #endif
+        if ioctl(1, request, &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
         if let columns = ProcessInfo.processInfo.environment["COLUMNS"].flatMap(Int.init), columns > 0 {
             return columns
         }
@@ -256,7 +263,11 @@ final class LineEditor {
     /// call `sqlite3_interrupt` (which the sqlite3 shell calls from its handler too).
     static func installInterruptHandler(_ onInterrupt: @escaping @convention(c) (Int32) -> Void) {
         var action = sigaction()
+        #if canImport(Glibc)
         action.__sigaction_handler.sa_handler = onInterrupt
+        #else
+        action.__sigaction_u.__sa_handler = onInterrupt
+        #endif
         action.sa_flags = 0
         sigemptyset(&action.sa_mask)
         sigaction(SIGINT, &action, nil)
