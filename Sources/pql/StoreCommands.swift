@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PQL
+import PQLDemo
 import PQLStore
 
 /// How `pql` names stores: a path, or `:demo:` for the shipped nycflights13 demo.
