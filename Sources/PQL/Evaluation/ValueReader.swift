@@ -70,9 +70,9 @@ public enum KeyAccessor<Root>: Sendable {
 /// ```swift
 /// let adults = try people.filter(PredicateNode(format: "age >= 18"))
 /// ```
-// SendableMetatype: compiled predicates are Sendable and read values from any thread, so a
-// conformance must not be isolated to an actor.
 public protocol PredicateEvaluable: SendableMetatype {
+    // SendableMetatype: compiled predicates are Sendable and read values from any thread, so a
+    // conformance must not be isolated to an actor.
     static var predicateReader: ValueReader<Self> { get }
 }
 
