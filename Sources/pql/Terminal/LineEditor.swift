@@ -243,12 +243,7 @@ final class LineEditor {
     /// `$COLUMNS` when output is not a terminal but the user set it.
     static func terminalWidth() -> Int? {
         var size = winsize()
-        #if canImport(Glibc)
-        let request = UInt(TIOCGWINSZ)
-        #else
-        let request = TIOCGWINSZ
-        #endif
-        if ioctl(1, request, &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
+        if ioctl(1, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
         if let columns = ProcessInfo.processInfo.environment["COLUMNS"].flatMap(Int.init), columns > 0 {
             return columns
         }
