@@ -1,9 +1,13 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.2
 // PQL: Apple's NSPredicate format-string language for Swift on every platform.
+// Tools 6.2 because the first compiler with SendableMetatype is 6.2 (see PredicateEvaluable).
 import PackageDescription
 
 let package = Package(
     name: "PQL",
+    // The Swift 6 runtime: stored closures with typed throws (`throws(EvalError)`) need its
+    // metadata, which Apple's compilers refuse before macOS 15 / iOS 18. (Linux has no minimum.)
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
         .library(name: "PQL", targets: ["PQL"]),
         .library(name: "PQLStore", targets: ["PQLStore"]),
@@ -18,21 +22,24 @@ let package = Package(
     targets: [
         // PCRE2 (Debian's libpcre2-dev) for MATCHES, as decision D7 requires.
         .systemLibrary(name: "CPCRE2", path: "Sources/CPCRE2", pkgConfig: "libpcre2-8",
-                       providers: [.apt(["libpcre2-dev"])]),
+                       providers: [.apt(["libpcre2-dev"]), .brew(["pcre2"])]),
         // The language: text ⇄ tree, arguments and variables, evaluation on values. No SQL.
         .target(name: "PQL", dependencies: ["CPCRE2"], path: "Sources/PQL"),
-        // SQLite (Debian's libsqlite3-dev) under the store; zlib to read the shipped demo data.
+        // SQLite (Debian's libsqlite3-dev) under the store; zlib to import zipped CSV and JSON.
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"])]),
-        // The fetch-request backend: entity model, SQLite store, predicate-to-SQL compiler.
-        .target(name: "PQLStore", dependencies: ["PQL", "CSQLite", "CZlib"], path: "Sources/PQLStore",
+        // The fetch-request backend: entity model, SQLite store, predicate-to-SQL compiler, import.
+        .target(name: "PQLStore", dependencies: ["PQL", "CSQLite", "CZlib"], path: "Sources/PQLStore"),
+        // The nycflights13 demo store and its 8 MB of data: not a product, so a package that
+        // depends on PQL or PQLStore neither builds it nor ships the data; `pql` and the tests do.
+        .target(name: "PQLDemo", dependencies: ["PQL", "PQLStore"], path: "Sources/PQLDemo",
                 resources: [.copy("Resources/nycflights13")]),
         // libedit (Debian's libedit-dev) behind plain C functions, for the REPL's line editing.
         .target(name: "CLineEdit", path: "Sources/CLineEdit", linkerSettings: [.linkedLibrary("edit")]),
         // The command line.
         .executableTarget(
             name: "pql",
-            dependencies: ["PQL", "PQLStore", "CLineEdit", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["PQL", "PQLStore", "PQLDemo", "CLineEdit", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "Sources/pql"
         ),
         // Release-mode benchmarks (not tests): `swift run -c release pql-bench`.
@@ -41,7 +48,7 @@ let package = Package(
         .target(name: "PQLTestSupport", dependencies: ["PQL"], path: "Tests/PQLTestSupport"),
         .testTarget(name: "PQLTests", dependencies: ["PQL", "PQLStore", "CSQLite", "PQLTestSupport"], path: "Tests/PQLTests",
                     resources: [.copy("Fixtures")]),
-        .testTarget(name: "PQLStoreTests", dependencies: ["PQL", "PQLStore", "CSQLite", "PQLTestSupport"], path: "Tests/PQLStoreTests",
+        .testTarget(name: "PQLStoreTests", dependencies: ["PQL", "PQLStore", "PQLDemo", "CSQLite", "PQLTestSupport"], path: "Tests/PQLStoreTests",
                     resources: [.copy("Fixtures")]),
     ]
 )

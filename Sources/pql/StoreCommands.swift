@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PQL
+import PQLDemo
 import PQLStore
 
 /// How `pql` names stores: a path, or `:demo:` for the shipped nycflights13 demo.
@@ -71,7 +72,8 @@ struct ImportCommand: ParsableCommand {
             Output.error("imported \(n) rows into \(entity) (\(columns.names.count) attributes) in \(String(format: "%.2f", seconds)) s, \(rate) rows/s")
         } catch {
             if created || wasEmpty { Self.remove(store) }
-            if wasEmpty { FileManager.default.createFile(atPath: store, contents: nil) }
+            // Best effort: the import's own error is the one to report.
+            if wasEmpty { _ = FileManager.default.createFile(atPath: store, contents: nil) }
             throw error.userFacing
         }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import PQL
+import PQLDemo
 @testable import PQLStore
 import Testing
 

@@ -245,7 +245,7 @@ struct RandomTreeGenerator {
         case 1:
             switch rng.int(in: 0...5) {
             case 0: return .double(rng.pick([Double.nan, -Double.nan, .infinity, -.infinity, -0.0, 0.0, .leastNonzeroMagnitude,
-                                             -.greatestFiniteMagnitude, 1e16, 9007199254740993, 0.1, -2.5e-8, 1e22]))
+                                             -.greatestFiniteMagnitude, 1e16, 9007199254740992, 0.1, -2.5e-8, 1e22]))
             case 1: return .double(Double(bitPattern: rng.next()))   // any bit pattern: NaNs, subnormals, huge
             default: return .double(Double(rng.int(in: -100_000...100_000)) / Double(rng.pick([1, 4, 10, 1000, 3])))
             }
@@ -270,7 +270,7 @@ struct RandomTreeGenerator {
         switch rng.int(in: 0...3) {
         case 0: seconds = Double(rng.int(in: -2_000_000_000...2_000_000_000))
         case 1: seconds = Double(rng.int(in: -2_000_000_000...2_000_000_000)) + Double(rng.int(in: 0...999_999)) / 1_000_000
-        case 2: seconds = rng.pick([0.1, 1e-7, -1e-9, 721692800.123456789, 1e15, -1e300, 5e-324])
+        case 2: seconds = rng.pick([0.1, 1e-7, -1e-9, 721692800.123456789, 1e15, -1e300, .leastNonzeroMagnitude])
         default: seconds = Double(rng.int(in: -1_000_000...1_000_000)) * 0.1
         }
         return Date(timeIntervalSinceReferenceDate: seconds)

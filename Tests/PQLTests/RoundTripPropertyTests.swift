@@ -83,7 +83,7 @@ struct RoundTripPropertyTests {
     static let edgeValues: [PredicateValue] = [
         .null, .bool(true), .bool(false), .int(0), .int(-1), .int(Int64.min), .int(Int64.max),
         .double(0.5), .double(-0.0), .double(-2.5), .double(.nan), .double(.infinity), .double(-.infinity),
-        .double(1e22), .double(5e-324), .double(-.greatestFiniteMagnitude),
+        .double(1e22), .double(.leastNonzeroMagnitude), .double(-.greatestFiniteMagnitude),
         .decimal(Decimal(string: "1.5")!), .decimal(Decimal(string: "-0.001")!),
         .decimal(Decimal(string: "123456789012345678901234567890")!),
         .string(""), .string("say \"hi\""), .string("it's"), .string("back\\slash\\"), .string("two\nlines\r\n"),

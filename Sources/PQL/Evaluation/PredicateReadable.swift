@@ -141,7 +141,7 @@ public enum EncodableValues {
     /// struct Item: Codable { var price: Double }
     /// let cheap = try PredicateNode(format: "price < 10").compiled(reader: EncodableValues.reader(for: Item.self))
     /// ```
-    public static func reader<T: Encodable>(for type: T.Type) -> ValueReader<T> {
+    public static func reader<T: Encodable & SendableMetatype>(for type: T.Type) -> ValueReader<T> {
         ValueReader(
             selfValue: { root throws(EvalError) in try encode(root) },
             key: { name in

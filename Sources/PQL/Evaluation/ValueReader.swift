@@ -91,7 +91,9 @@ public enum KeyAccessor<Root>: Sendable {
 /// ```swift
 /// let adults = try people.filter(PredicateNode(format: "age >= 18"))
 /// ```
-public protocol PredicateEvaluable {
+public protocol PredicateEvaluable: SendableMetatype {
+    // SendableMetatype: compiled predicates are Sendable and read values from any thread, so a
+    // conformance must not be isolated to an actor.
     /// How compiled predicates read values of this type.
     static var predicateReader: ValueReader<Self> { get }
 }

@@ -10,7 +10,9 @@ import Foundation
 /// }
 /// let p = try PredicateNode(format: "price > %@", Cents(amount: 500))   // price > 500
 /// ```
-public protocol PredicateValueConvertible {
+public protocol PredicateValueConvertible: SendableMetatype {
+    // SendableMetatype: predicates read values from any thread, so a conformance must not be
+    // isolated to an actor (an isolated one would be used off its actor: a data race).
     /// The value predicates see for this Swift value.
     var predicateValue: PredicateValue { get }
 }

@@ -1,6 +1,8 @@
 import Foundation
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// A file the user named, read whole: a regular file, or a stream — a pipe, a FIFO, process
@@ -32,7 +34,11 @@ public enum InputFile {
         var data = Data(capacity: regular ? Int(info.st_size) : 1 << 16)
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
+            #if canImport(Glibc)
             let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            #else
+            let n = chunk.withUnsafeMutableBytes { Darwin.read(fd, $0.baseAddress, $0.count) }
+            #endif
             if n < 0 {
                 if errno == EINTR { continue }
                 throw failure(path, errno)

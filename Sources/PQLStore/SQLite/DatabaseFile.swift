@@ -2,6 +2,8 @@ import CSQLite
 import Foundation
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// An existing database file as PQL finds it before opening it: checked to be an SQLite

@@ -1,4 +1,5 @@
 import Foundation
+import PQLDemo
 import PQLStore
 
 /// Opens what `pql FILE` and `.open FILE` name: the demo, an SQLite database (by its header,

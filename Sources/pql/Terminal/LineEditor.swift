@@ -2,6 +2,8 @@ import CLineEdit
 import Foundation
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// Line editing, history and completion on a terminal through libedit.
@@ -256,7 +258,11 @@ final class LineEditor {
     /// call `sqlite3_interrupt` (which the sqlite3 shell calls from its handler too).
     static func installInterruptHandler(_ onInterrupt: @escaping @convention(c) (Int32) -> Void) {
         var action = sigaction()
+        #if canImport(Glibc)
         action.__sigaction_handler.sa_handler = onInterrupt
+        #else
+        action.__sigaction_u.__sa_handler = onInterrupt
+        #endif
         action.sa_flags = 0
         sigemptyset(&action.sa_mask)
         sigaction(SIGINT, &action, nil)

@@ -1,6 +1,8 @@
 import Foundation
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// A program running on a pseudo-terminal, for testing what a user at a
@@ -119,7 +121,7 @@ final class PseudoTerminal: @unchecked Sendable {
     deinit {
         kill()
         // Background jobs may outlive the program in its process group.
-        Glibc.kill(-pid, SIGKILL)
+        sendSignal(-pid, SIGKILL)
         state.stop()
         close(slave)
     }
@@ -192,8 +194,8 @@ final class PseudoTerminal: @unchecked Sendable {
     /// background jobs would otherwise keep the terminal open).
     func kill() {
         guard exitStatus == nil else { return }
-        Glibc.kill(-pid, SIGKILL)
-        Glibc.kill(pid, SIGKILL)
+        sendSignal(-pid, SIGKILL)
+        sendSignal(pid, SIGKILL)
         _ = reap(blocking: true)
     }
 
@@ -222,8 +224,12 @@ final class PseudoTerminal: @unchecked Sendable {
         static let grant = function("grantpt", (@convention(c) (Int32) -> Int32).self)
         static let unlock = function("unlockpt", (@convention(c) (Int32) -> Int32).self)
         static let name = function("ptsname_r", (@convention(c) (Int32, UnsafeMutablePointer<CChar>, Int) -> Int32).self)
+        #if canImport(Glibc)
         /// glibc's POSIX_SPAWN_SETSID (2.26 and later), a GNU extension the module hides.
         static let spawnSetsid: Int32 = 0x80
+        #else
+        static let spawnSetsid = Int32(POSIX_SPAWN_SETSID)
+        #endif
     }
 
     /// What the reader thread shares with the tests.
@@ -263,7 +269,11 @@ final class PseudoTerminal: @unchecked Sendable {
             let ready = poll(&poller, 1, 100)
             if ready < 0 && errno != EINTR { return }
             guard ready > 0 else { continue }
+            #if canImport(Glibc)
             let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            #else
+            let count = buffer.withUnsafeMutableBytes { Darwin.read(fd, $0.baseAddress, $0.count) }
+            #endif
             if count < 0 && (errno == EINTR || errno == EAGAIN) { continue }
             guard count > 0 else { return }
             let bytes = Array(buffer[..<count])
@@ -273,4 +283,9 @@ final class PseudoTerminal: @unchecked Sendable {
             }
         }
     }
+}
+
+/// libc's kill(2), out of reach inside `PseudoTerminal`, whose `kill()` hides it.
+private func sendSignal(_ pid: pid_t, _ signal: Int32) {
+    kill(pid, signal)
 }

@@ -1,7 +1,7 @@
 import Foundation
 
-/// The nycflights13 tables shipped with PQLStore (airlines, airports, planes and the zipped
-/// flights), so tests, benchmarks and `pql` can build a realistic store without a download.
+/// The nycflights13 tables shipped with `pql` (airlines, airports, planes and the zipped
+/// flights), so tests and `pql` can build a realistic store without a download.
 ///
 /// ```swift
 /// let airlines = try ImportTable.read(contentsOf: DemoData.directory.appendingPathComponent("airlines.csv"))

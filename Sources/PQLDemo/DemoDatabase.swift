@@ -1,5 +1,6 @@
 import Foundation
 import PQL
+import PQLStore
 
 /// The demo store: nycflights13's airlines, airports, planes and 336,776 flights of 2013 (CC0),
 /// with each flight linked to its airline, plane, origin and destination airport, and those
