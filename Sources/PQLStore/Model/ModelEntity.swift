@@ -26,10 +26,18 @@ public struct ModelEntity: Hashable, Sendable {
     /// The integer primary-key column. `Z_PK` for stores PQL creates; the table's own
     /// `INTEGER PRIMARY KEY` (or `rowid`) for inferred models.
     public var primaryKey: String
+    /// The entity's name in the previous model version, when it was renamed (Core Data's
+    /// renaming identifier): a store saved with that model keeps the entity's rows, renaming
+    /// its table, instead of dropping one entity and adding another.
+    ///
+    /// ```swift
+    /// let author = ModelEntity("Author", attributes: [ModelAttribute("name", .string)], renamingIdentifier: "Writer")
+    /// ```
+    public var renamingIdentifier: String?
 
     public init(_ name: String, attributes: [ModelAttribute] = [], relationships: [ModelRelationship] = [],
                 parent: String? = nil, isAbstract: Bool = false, indexes: [[String]] = [], uniqueness: [[String]] = [],
-                table: String? = nil, primaryKey: String = "Z_PK") {
+                table: String? = nil, primaryKey: String = "Z_PK", renamingIdentifier: String? = nil) {
         self.name = name
         self.attributes = attributes
         self.relationships = relationships
@@ -39,5 +47,6 @@ public struct ModelEntity: Hashable, Sendable {
         self.uniqueness = uniqueness
         self.table = table ?? name
         self.primaryKey = primaryKey
+        self.renamingIdentifier = renamingIdentifier
     }
 }
