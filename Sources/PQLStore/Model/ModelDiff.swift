@@ -80,7 +80,13 @@ public struct ModelChange: Hashable, Sendable, CustomStringConvertible {
         case .entityChanged, .attributeChanged, .relationshipChanged, .templatesChanged: what = "changed"
         }
         var s = "\(subject): \(what)"
-        if let old, let new { s += " \(old) → \(new)" } else if let new { s += " (\(new))" } else if let old { s += " (\(old))" }
+        switch kind {
+        case .entityAdded, .attributeAdded, .relationshipAdded, .indexAdded, .entityRemoved, .attributeRemoved, .relationshipRemoved, .indexRemoved:
+            let notes = [old, new].compactMap { $0 }
+            if !notes.isEmpty { s += " (\(notes.joined(separator: "; ")))" }
+        default:
+            if let old, let new { s += " \(old) → \(new)" } else if let note = new ?? old { s += " (\(note))" }
+        }
         return s
     }
 }
