@@ -84,6 +84,10 @@ struct RecordRoundTripTests {
         try store.insert("Book", encoding: persuasion)
         let fetched = try store.fetch(EntityQuery("Book", sort: [SortRule("title")]), as: Book.self)
         #expect(fetched == [emma, persuasion])
+        // A required to-one decodes too (it was "keyNotFound author" when records left links out).
+        struct Credit: Decodable, Equatable { var title: String; var author: Int64 }
+        #expect(try store.fetch(EntityQuery("Book", sort: [SortRule("title")]), as: Credit.self)
+                == [Credit(title: "Emma", author: austen), Credit(title: "Persuasion", author: austen)])
         #expect(try store.fetch(EntityQuery("Author"), as: Author.self) == [Author(name: "Jane Austen")])
     }
 

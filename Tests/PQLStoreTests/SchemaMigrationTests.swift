@@ -158,7 +158,7 @@ struct SchemaMigrationTests {
         try Self.makeV1(path)
         let v2 = try Self.person(Self.v1) { $0.attributes[1].isOptional = false }
         let error = try #require(throws: StoreError.self) { try PredicateStore(path: path, model: v2) }
-        #expect(error.modelChanges.map(\.description) == ["attribute Person.age: made required without a default optional → required"])
+        #expect(error.modelChanges.map(\.description) == ["attribute Person.age: made required without a default"])
         // With a default, nil values take it.
         var withDefault = try Self.v1.entity(named: "Person")
         withDefault.attributes[1] = ModelAttribute("age", .integer64, isOptional: false, defaultValue: .int(18))

@@ -9,15 +9,52 @@ import PQL
 /// ```
 public struct ModelChange: Hashable, Sendable, CustomStringConvertible {
     /// What kind of difference it is.
+    ///
+    /// ```swift
+    /// let typeChanges = diff.changes.filter { $0.kind == .attributeTypeChanged }
+    /// ```
     public enum Kind: String, Hashable, Sendable {
-        case entityAdded, entityRemoved, entityRenamed, entityChanged
-        case attributeAdded, attributeRemoved, attributeRenamed, attributeTypeChanged, attributeMadeRequired, attributeChanged
-        case relationshipAdded, relationshipRemoved, relationshipRenamed, relationshipChanged
-        case indexAdded, indexRemoved
+        /// An entity the old model lacks.
+        case entityAdded
+        /// An entity the new model lacks (and no entity names as its renaming identifier).
+        case entityRemoved
+        /// An entity whose renaming identifier names an entity of the old model.
+        case entityRenamed
+        /// An entity's parent, table, primary key or abstractness changed.
+        case entityChanged
+        /// An attribute the old entity lacks.
+        case attributeAdded
+        /// An attribute the new entity lacks.
+        case attributeRemoved
+        /// An attribute whose renaming identifier names one of the old entity's.
+        case attributeRenamed
+        /// An attribute of another type.
+        case attributeTypeChanged
+        /// An optional attribute made required without a default value.
+        case attributeMadeRequired
+        /// An attribute's optionality, default value or column changed.
+        case attributeChanged
+        /// A relationship the old entity lacks.
+        case relationshipAdded
+        /// A relationship the new entity lacks.
+        case relationshipRemoved
+        /// A relationship whose renaming identifier names one of the old entity's.
+        case relationshipRenamed
+        /// A relationship's destination, cardinality, optionality, inverse, delete rule or column changed.
+        case relationshipChanged
+        /// An index or uniqueness constraint the old model lacks.
+        case indexAdded
+        /// An index or uniqueness constraint the new model lacks.
+        case indexRemoved
+        /// The fetch templates differ (nothing to migrate in the data).
         case templatesChanged
     }
 
     /// Whether a store can make the change without a migration step.
+    ///
+    /// ```swift
+    /// let refused = diff.changes.filter { $0.migration == .needsStep }
+    /// ```
     public enum Migration: String, Hashable, Sendable {
         /// Always: the store applies it (adding a column, renaming, an index).
         case lightweight
@@ -29,6 +66,7 @@ public struct ModelChange: Hashable, Sendable, CustomStringConvertible {
         case needsStep
     }
 
+    /// What kind of difference it is.
     public let kind: Kind
     /// The entity's name in the new model (in the old one when it was removed).
     public let entity: String
@@ -38,6 +76,7 @@ public struct ModelChange: Hashable, Sendable, CustomStringConvertible {
     public let old: String?
     /// What it becomes.
     public let new: String?
+    /// Whether the store can make the change by itself.
     public let migration: Migration
     /// Why the change is refused, or what to do about it (set when it cannot be migrated).
     public var hint: String?
@@ -84,6 +123,8 @@ public struct ModelChange: Hashable, Sendable, CustomStringConvertible {
         case .entityAdded, .attributeAdded, .relationshipAdded, .indexAdded, .entityRemoved, .attributeRemoved, .relationshipRemoved, .indexRemoved:
             let notes = [old, new].compactMap { $0 }
             if !notes.isEmpty { s += " (\(notes.joined(separator: "; ")))" }
+        case .attributeMadeRequired:
+            break
         default:
             if let old, let new { s += " \(old) → \(new)" } else if let note = new ?? old { s += " (\(note))" }
         }
