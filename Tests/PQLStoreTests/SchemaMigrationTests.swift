@@ -276,6 +276,47 @@ struct SchemaMigrationTests {
         #expect(try StoreModel(xcdatamodel: dir) == json)
     }
 
+    /// The README's example ("Using PQLStore as your app's database"), as written there.
+    @Test func theReadmeExampleMigrates() throws {
+        struct Person: Codable, Equatable {
+            var name: String
+            var nickname: String?
+            var age: Int
+            var employer: Int64?
+        }
+        let (dir, path) = try Self.temporaryPath()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        do {
+            let v1 = try StoreModel([
+                ModelEntity("Person", attributes: [ModelAttribute("name", .string, isOptional: false), ModelAttribute("nick", .string), ModelAttribute("age", .string)]),
+                ModelEntity("Company", attributes: [ModelAttribute("name", .string)]),
+            ])
+            let store = try PredicateStore(path: path, model: v1)
+            try store.insert("Person", [["name": "Bob", "nick": "bobby", "age": "33"], ["name": "Cy"]])
+        }
+        let v2 = try StoreModel([
+            ModelEntity("Company", attributes: [ModelAttribute("name", .string)],
+                        relationships: [ModelRelationship("staff", toMany: "Person", inverse: "employer")]),
+            ModelEntity("Person", attributes: [
+                ModelAttribute("name", .string, isOptional: false),
+                ModelAttribute("nickname", .string, renamingIdentifier: "nick"),
+                ModelAttribute("age", .integer64, isOptional: false, defaultValue: .int(0)),
+            ], relationships: [ModelRelationship("employer", to: "Company", inverse: "staff")]),
+        ])
+        let store = try PredicateStore(path: path, model: v2) { (migration) throws(StoreError) in
+            try migration.execute("UPDATE Person SET age = CAST(age AS INTEGER) WHERE age IS NOT NULL")
+        }
+        #expect(store.modelVersion == 2)
+        let acme = try store.insert("Company", ["name": "Acme"])
+        try store.insert("Person", encoding: Person(name: "Ann", nickname: nil, age: 40, employer: acme))
+        #expect(try store.fetch(EntityQuery("Person", where: "employer.name == 'Acme'"), as: Person.self)
+                == [Person(name: "Ann", nickname: nil, age: 40, employer: acme)])
+        #expect(try store.fetch(EntityQuery("Person", where: "employer == nil", sort: [SortRule("name")]), as: Person.self) == [
+            Person(name: "Bob", nickname: "bobby", age: 33, employer: nil), Person(name: "Cy", nickname: nil, age: 0, employer: nil),
+        ])
+        #expect(try store.count(EntityQuery("Person", where: "age > 30")) == 2)
+    }
+
     @Test func importIntoAnExistingEntityAddsItsNewKeys() throws {
         let (dir, path) = try Self.temporaryPath()
         defer { try? FileManager.default.removeItem(at: dir) }
