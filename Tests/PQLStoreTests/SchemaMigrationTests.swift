@@ -254,6 +254,25 @@ struct SchemaMigrationTests {
         #expect(store.modelVersion == 3)
     }
 
+    @Test func aRemovedSubEntitysObjectsAreNeverReadAsAnother() throws {
+        let (dir, path) = try Self.temporaryPath()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let animal = ModelEntity("Animal", attributes: [ModelAttribute("name", .string)])
+        let dog = ModelEntity("Dog", parent: "Animal"), cat = ModelEntity("Cat", parent: "Animal")
+        do {
+            let store = try PredicateStore(path: path, model: try StoreModel([animal, dog, cat]))
+            try store.insert("Dog", ["name": "Rex"])
+            try store.insert("Cat", ["name": "Tom"])
+        }
+        let v2 = try StoreModel([animal, cat])
+        let error = try #require(throws: StoreError.self) { try PredicateStore(path: path, model: v2) }
+        #expect(error.modelChanges.map(\.description) == ["entity Dog: removed (1 object holds data)"])
+        // Cat's number moves to where Dog's was; with a step, Dog's objects go and Tom stays a Cat.
+        let store = try PredicateStore(path: path, model: v2) { (_) throws(StoreError) in }
+        #expect(try store.fetch(EntityQuery("Animal")).map(\.entity) == ["Cat"])
+        #expect(try store.count(EntityQuery("Cat", where: "name == 'Tom'")) == 1)
+    }
+
     @Test func renamingIdentifiersReadFromModelFiles() throws {
         let json = try StoreModel(json: Data(#"""
             {"entities": [{"name": "Member", "previousName": "Person", "attributes": [

@@ -11,7 +11,8 @@ public typealias MigrationStep = (StoreMigration) throws(StoreError) -> Void
 /// When the step runs, the store has made the lightweight part of the migration: tables and
 /// columns are renamed and added (new columns hold their defaults), while the columns and
 /// tables the new model drops still hold their values, so that the step can move them. After
-/// the step, dropped columns and tables go, a table whose column changed type or lost NOT NULL
+/// the step, dropped columns and tables go (and the objects of a removed sub-entity, which
+/// until then keep a negative entity number), a table whose column changed type or lost NOT NULL
 /// is rebuilt with the new model's columns, and the new model is saved. If the step throws,
 /// nothing of the migration is kept.
 ///

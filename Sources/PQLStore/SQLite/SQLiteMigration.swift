@@ -122,6 +122,9 @@ struct SQLiteMigrator {
         for table in try StoreSchema.objects(new) where table.kind == .table {
             guard let root = try oldRoot(ofNewTable: table.name), let before = oldTables.first(where: { $0.name == root.table }) else { continue }
             reused.insert(SQLName.key(root.table))
+            if try columns(of: table.name).keys.contains(SQLName.key(StoreSchema.entityColumn)) {
+                try connection.execute("DELETE FROM \(q(table.name)) WHERE \(q(StoreSchema.entityColumn)) < 0", what: "deleting the objects of removed entities")
+            }
             let renames = renamedColumns(table: table.name)
             let was = Dictionary(before.columns.map { (SQLName.key(renames[$0.name] ?? $0.name), $0.definition) }) { a, _ in a }
             let now = Dictionary(table.columns.map { (SQLName.key($0.name), $0.definition) }) { a, _ in a }
@@ -205,6 +208,12 @@ struct SQLiteMigrator {
             if let o = diff.oldEntity(of: e), old.entityNumber(o) != new.entityNumber(e) {
                 pairs.append((Int64(old.entityNumber(o)), Int64(new.entityNumber(e))))
             }
+        }
+        // Rows of a removed entity (a migration step let it go with its data) take a number no
+        // entity has, so that they are not read as another entity's; they are deleted after the step.
+        let kept = Set(diff.oldEntityName.values)
+        for o in old.descendants(oldRoot) where !kept.contains(o.name) {
+            pairs.append((Int64(old.entityNumber(o)), -Int64(old.entityNumber(o))))
         }
         guard !pairs.isEmpty else { return }
         let cases = pairs.indices.map { "WHEN ?\(2 * $0 + 1) THEN ?\(2 * $0 + 2)" }.joined(separator: " ")
