@@ -273,6 +273,23 @@ struct SchemaMigrationTests {
         #expect(try store.count(EntityQuery("Cat", where: "name == 'Tom'")) == 1)
     }
 
+    @Test func addEntitiesMigratesAnEntityGivenAgain() throws {
+        let store = try PredicateStore.inMemory(Self.v1)
+        try store.insert("Note", ["text": "hello"])
+        try store.addEntities([ModelEntity("Note", attributes: [ModelAttribute("text", .string), ModelAttribute("pinned", .boolean, defaultValue: .bool(false))])])
+        #expect(try store.count(EntityQuery("Note", where: "pinned == NO AND text == 'hello'")) == 1)
+        #expect(store.modelVersion == 2)
+        let error = try #require(throws: StoreError.self) {
+            try store.addEntities([ModelEntity("Note", attributes: [ModelAttribute("text", .binary)])])
+        }
+        #expect(error.kind == .modelMismatch)
+        #expect(error.modelChanges.map(\.description) == [
+            "attribute Note.text: type string → binary", "attribute Note.pinned: removed (boolean; 1 object holds a value)",
+        ])
+        #expect(store.modelVersion == 2)
+        #expect(try store.count(EntityQuery("Note", where: "pinned == NO")) == 1)
+    }
+
     @Test func renamingIdentifiersReadFromModelFiles() throws {
         let json = try StoreModel(json: Data(#"""
             {"entities": [{"name": "Member", "previousName": "Person", "attributes": [

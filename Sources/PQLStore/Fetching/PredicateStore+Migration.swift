@@ -99,7 +99,7 @@ extension PredicateStore {
         var hints: [String] = []
         for c in changes { if let h = c.hint, !hints.contains(h) { hints.append(h) } }
         hints.append(readOnly ? "open the store for writing to migrate it, or read it with its saved model: PredicateStore(path:readOnly:)"
-                              : "or pass a migration step that moves the data: PredicateStore(path:model:migration:)")
+                              : "\(hints.isEmpty ? "" : "or ")pass a migration step that moves the data: PredicateStore(path:model:migration:)")
         var e = StoreError(.modelMismatch, message, hint: hints.joined(separator: "; "))
         e.modelChanges = changes
         return e

@@ -337,7 +337,14 @@ public final class PredicateStore: @unchecked Sendable {
         }
     }
 
-    /// Adds entities to the model (and their tables to the file), keeping the existing ones.
+    /// Adds entities to the model (and their tables to the file), keeping the existing ones. An
+    /// entity given again replaces the model's, its table migrated as an open migrates it
+    /// (``init(path:model:migration:)``): a change the store cannot make by itself throws
+    /// ``StoreError/Kind/modelMismatch`` and changes nothing.
+    ///
+    /// ```swift
+    /// try store.addEntities([ModelEntity("Tag", attributes: [ModelAttribute("name", .string)])])
+    /// ```
     public func addEntities(_ entities: [ModelEntity]) throws(StoreError) {
         try locked { () throws(StoreError) in
             let merged = try StoreModel(model.entities.filter { e in !entities.contains { $0.name == e.name } } + entities,
