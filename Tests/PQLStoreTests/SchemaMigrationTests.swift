@@ -105,6 +105,32 @@ struct SchemaMigrationTests {
         #expect(try PredicateStore(path: path, model: v2).modelVersion == 2)
     }
 
+    @Test func aRenamedRelationshipKeepsItsLinks() throws {
+        let (dir, path) = try Self.temporaryPath()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        func model(_ link: ModelRelationship) throws -> StoreModel {
+            try StoreModel([
+                ModelEntity("Author", attributes: [ModelAttribute("name", .string)],
+                            relationships: [ModelRelationship("books", toMany: "Book", inverse: link.name)]),
+                ModelEntity("Book", attributes: [ModelAttribute("title", .string)], relationships: [link]),
+            ])
+        }
+        do {
+            let store = try PredicateStore(path: path, model: try model(ModelRelationship("author", to: "Author", inverse: "books")))
+            let austen = try store.insert("Author", ["name": "Austen"])
+            try store.insert("Book", ["title": "Emma", "author": .int(austen)])
+        }
+        var writer = ModelRelationship("writer", to: "Author", inverse: "books")
+        writer.renamingIdentifier = "author"
+        let store = try PredicateStore(path: path, model: try model(writer))
+        #expect(try store.count(EntityQuery("Book", where: "writer.name == 'Austen'")) == 1)
+        #expect(try store.count(EntityQuery("Author", where: "ANY books.title == 'Emma'")) == 1)
+        let indexes = try SQLiteConnection(path: path).prepare("SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'Book'")
+        var names: [String] = []
+        while try indexes.step() { names.append(indexes.text(0)) }
+        #expect(names == ["Book_writer_fk"])
+    }
+
     @Test func droppingWhatHoldsNoDataAndIndexes() throws {
         let (dir, path) = try Self.temporaryPath()
         defer { try? FileManager.default.removeItem(at: dir) }
