@@ -131,6 +131,24 @@ struct SchemaMigrationTests {
         #expect(names == ["Book_writer_fk"])
     }
 
+    @Test func indexesComeAndGoWithTheModel() throws {
+        let (dir, path) = try Self.temporaryPath()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try Self.makeV1(path)
+        let v2 = try Self.person(Self.v1) {
+            $0.attributes[2].isIndexed = false
+            $0.attributes[1].isIndexed = true
+            $0.indexes = [["name", "age"]]
+        }
+        let store = try PredicateStore(path: path, model: v2)
+        #expect(ModelDiff(from: Self.v1, to: v2).changes.allSatisfy { $0.migration == .lightweight })
+        let s = try SQLiteConnection(path: path).prepare("SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'Person' ORDER BY name")
+        var names: [String] = []
+        while try s.step() { names.append(s.text(0)) }
+        #expect(names == ["Person_age_index", "Person_name_age_index"])
+        #expect(try store.count(EntityQuery("Person", where: "nick == 'annie' AND age == 40")) == 1)
+    }
+
     @Test func droppingWhatHoldsNoDataAndIndexes() throws {
         let (dir, path) = try Self.temporaryPath()
         defer { try? FileManager.default.removeItem(at: dir) }
