@@ -342,6 +342,10 @@ struct SchemaMigrationTests {
         let member = try json.entity(named: "Member")
         #expect(member.renamingIdentifier == "Person" && member.attributes[0].renamingIdentifier == "age")
         #expect(try StoreModel(json: json.jsonData()) == json)
+        let both = try #require(throws: StoreError.self) {
+            try StoreModel(json: Data(#"{"entities": [{"name": "M", "renamingIdentifier": "A", "previousName": "B"}]}"#.utf8))
+        }
+        #expect(both.kind == .modelFile && both.message.contains("renamingIdentifier") && both.message.contains("previousName"), "\(both)")
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("pql-migrate-\(UUID().uuidString)/M.xcdatamodel")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir.deletingLastPathComponent()) }
