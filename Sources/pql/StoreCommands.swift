@@ -33,7 +33,9 @@ struct ImportCommand: ParsableCommand {
         discussion: """
         Creates STORE if it does not exist, and the entity if the store's model lacks it, with
         attribute types inferred from the data (integers, doubles, booleans, ISO-8601 dates,
-        strings; no number is rounded). In CSV, NA and empty fields are NULL. The file is read
+        strings; no number is rounded). Into an existing entity, a column or key it lacks
+        becomes a new optional attribute of the inferred type (the store migrates, as when
+        it is opened with a model that gained an attribute). In CSV, NA and empty fields are NULL. The file is read
         as a stream, twice (types, then rows), in bounded memory whatever its size. The rows,
         the new entity and the store's model are written in one transaction: on any error,
         none are, and a store the import created is removed.

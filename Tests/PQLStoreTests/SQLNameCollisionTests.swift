@@ -129,9 +129,22 @@ import Testing
         let e = failure { () throws(StoreError) in
             _ = try PredicateStore(path: path, model: StoreModel([ModelEntity("Person", attributes: [ModelAttribute("w", .integer64)])]))
         }
-        #expect(e?.kind == .invalidModel)
-        #expect(e?.message == "the database already has a table 'person', which SQLite would take for the table 'Person' the model needs")
-        #expect(e?.hint?.contains("'person'") == true)
+        // The store saved its model: 'Person' replacing 'person' would drop its data (a
+        // renamingIdentifier "person" would rename the table instead).
+        #expect(e?.kind == .modelMismatch)
+        #expect(e?.modelChanges.map(\.description) == ["entity person: removed (1 object holds data)"])
+        // A table another program made is never taken for the model's.
+        do {
+            let maker = try SQLiteConnection(path: dir.appendingPathComponent("other.sqlite").path)
+            try maker.execute("CREATE TABLE person (v TEXT)")
+        }
+        let foreign = failure { () throws(StoreError) in
+            _ = try PredicateStore(path: dir.appendingPathComponent("other.sqlite").path,
+                                   model: StoreModel([ModelEntity("Person", attributes: [ModelAttribute("w", .integer64)])]))
+        }
+        #expect(foreign?.kind == .invalidModel)
+        #expect(foreign?.message == "the database already has a table 'person', which SQLite would take for the table 'Person' the model needs")
+        #expect(foreign?.hint?.contains("'person'") == true)
         let added = failure { () throws(StoreError) in try first.addEntities([ModelEntity("PERSON")]) }
         #expect(added?.message == "entities 'person' and 'PERSON' differ only in case, which SQLite ignores in table names")
         #expect(try first.fetch(EntityQuery("person")).map { $0["v"] } == ["kept"])

@@ -20,9 +20,15 @@ extension PredicateStore {
     /// try store.forEach(EntityQuery("Flight")) { flight in print(flight["dest"]) }
     /// ```
     public func forEach(_ query: EntityQuery, _ body: (StoreRecord) throws(StoreError) -> Void) throws(StoreError) {
+        try forEach(query, links: false, body)
+    }
+
+    /// ``forEach(_:_:)``; with `links`, each record's values also hold its to-one
+    /// relationships, each the key of the linked object (or null), as inserts take them.
+    func forEach(_ query: EntityQuery, links: Bool, _ body: (StoreRecord) throws(StoreError) -> Void) throws(StoreError) {
         try reading(within: query.limits) { (connection, model, indexedColumns) throws(StoreError) in
             var builder = try SelectBuilder(model: model, query: query, indexedColumns: indexedColumns)
-            let st = try builder.records()
+            let st = try builder.records(links: links)
             let s = try run(st.compiled, on: connection)
             // A cached statement left open would hold its read transaction (an old snapshot, and no checkpoints).
             defer { s.reset() }
@@ -30,14 +36,15 @@ extension PredicateStore {
             // shared inheritance table a row has only its own entity's attributes.
             let first: Int32 = st.hasEntityColumn ? 2 : 1
             typealias Layout = (entity: String, columns: [(index: Int32, name: String, kind: SQLKind)], keys: [String])
+            let read = st.attributes + st.links
             func layout(_ entity: String, _ own: Set<String>?) -> Layout {
-                let columns = st.attributes.enumerated().filter { own?.contains($0.element.name) ?? true }
+                let columns = read.enumerated().filter { own?.contains($0.element.name) ?? true }
                     .map { (index: first + Int32($0.offset), name: $0.element.name, kind: $0.element.kind) }
-                return (entity, columns, columns.map(\.name))
+                return (entity, columns, Array(columns.map(\.name).prefix { name in !st.links.contains { $0.name == name } }))
             }
             let all = layout(query.entity, nil)
             let layouts = st.hasEntityColumn ? Dictionary(uniqueKeysWithValues: model.entities.map {
-                (Int64(model.entityNumber($0)), layout($0.name, Set(model.allAttributes($0).map(\.name))))
+                (Int64(model.entityNumber($0)), layout($0.name, Set(model.allAttributes($0).map(\.name) + model.allRelationships($0).map(\.name))))
             }) : [:]
             // A number no entity has (a foreign row) reads as the fetched entity.
             let fallback = layouts[Int64(model.entityNumber(builder.entity))] ?? all
@@ -107,17 +114,22 @@ extension PredicateStore {
         }
     }
 
-    /// The matching records decoded as `T` (attribute names are the coding keys; dates use
+    /// The matching records decoded as `T` (attribute and to-one relationship names are the
+    /// coding keys, a to-one decoding as the key of the linked object; dates use
     /// `JSONDecoder`'s default, seconds since 2001, which is how the store keeps them).
     ///
+    /// A `Codable` type inserted with ``insert(_:encoding:)`` reads back equal: optionals,
+    /// dates, decimals, data, UUIDs, URLs and to-one keys included.
+    ///
     /// ```swift
-    /// struct Airline: Decodable { var carrier: String; var name: String }
-    /// let airlines = try store.fetch(EntityQuery("Airline"), as: Airline.self)
+    /// struct Book: Codable, Equatable { var title: String; var author: Int64? }
+    /// try store.insert("Book", encoding: Book(title: "Emma", author: austen))
+    /// let books = try store.fetch(EntityQuery("Book"), as: Book.self)
     /// ```
     public func fetch<T: Decodable>(_ query: EntityQuery, as type: T.Type) throws(StoreError) -> [T] {
         var out: [T] = []
         let decoder = JSONDecoder()
-        try forEach(query) { (r) throws(StoreError) in out.append(try r.decode(T.self, using: decoder)) }
+        try forEach(query, links: true) { (r) throws(StoreError) in out.append(try r.decode(T.self, using: decoder)) }
         return out
     }
 

@@ -7,8 +7,11 @@ extension PredicateStore {
     ///
     /// When the model lacks the entity, it is created from the file's columns (read in a first
     /// pass, unless `columns` gives them) with their inferred types, every attribute optional.
-    /// An existing entity must have an attribute for every column; values are converted to the
-    /// attributes' types, and one that does not fit is an error naming the row.
+    /// Into an existing entity, values are converted to its attributes' types, and one that does
+    /// not fit is an error naming the row; a column the entity lacks becomes a new optional
+    /// attribute of the column's inferred type, the store migrating as at open (a column is
+    /// added to the table and the model saved again, see ``modelVersion``). A column named
+    /// like one of the entity's relationships, or like an attribute but for case, is refused.
     ///
     /// All or nothing: the new entity's table, the model saved in the file and every row are
     /// written in one transaction, so a failed import leaves the store (and its model) as it
@@ -54,14 +57,18 @@ extension PredicateStore {
     private func importRows(into entity: String, columns: ImportColumns,
                             rows: (_ types: [AttributeType], _ insert: ([PredicateValue]) throws(StoreError) -> Void) throws(StoreError) -> Void) throws(StoreError) -> Int {
         try locked { () throws(StoreError) in
-            let (target, created) = try importModel(entity, columns)
+            let (target, changed) = try importModel(entity, columns)
+            let created = changed && !model.entities.contains { SQLName.identical($0.name, entity) }
             let e = try target.entity(named: entity)
             let attributes = target.allAttributes(e)
             let types = columns.names.map { name in attributes.first { $0.name == name }?.type ?? .string }
+            var version: Int? = nil
             let n = try connection.transaction { () throws(StoreError) in
-                if created {
+                if changed {
+                    // A new entity only needs its table; new columns of an existing one, a migration.
+                    if !created { try migrateSchema(from: model, to: target, step: nil) }
                     try createSchema(target)
-                    try saveModel(target)
+                    version = try saveModel(target)
                 }
                 let plan = try InsertPlan(model: target, entity: e, columns: columns.names)
                 let s = try connection.prepare(plan.sql)
@@ -75,20 +82,37 @@ extension PredicateStore {
                 return n
             }
             // Readers see the new entity only now that its table and rows are committed.
-            if created { setModel(target) }
+            if changed { setModel(target) }
+            if let version { setVersion(version) }
             return n
         }
     }
 
-    /// The model an import writes with: the store's own when it has `entity` (whose attributes
-    /// must cover the columns), else the store's with `entity` made from the columns.
-    private func importModel(_ entity: String, _ columns: ImportColumns) throws(StoreError) -> (StoreModel, created: Bool) {
+    /// The model an import writes with: the store's own when it has `entity` with an attribute
+    /// for every column, the store's with the missing ones added to `entity` (optional, of the
+    /// columns' types), else the store's with `entity` made from the columns.
+    private func importModel(_ entity: String, _ columns: ImportColumns) throws(StoreError) -> (StoreModel, changed: Bool) {
         if let existing = model.entities.first(where: { SQLName.identical($0.name, entity) }) {
-            let names = Set(model.allAttributes(existing).map(\.name))
-            for c in columns.names where !names.contains(c) {
-                throw StoreError.unknownKey(c, entity: entity, candidates: Array(names))
+            let attributes = model.allAttributes(existing)
+            let names = Set(attributes.map(\.name))
+            var added: [ModelAttribute] = []
+            for (i, c) in columns.names.enumerated() where !names.contains(c) {
+                if let r = model.allRelationships(existing).first(where: { SQLName.same($0.name, c) }) {
+                    throw StoreError(.importFailed, "column '\(c)' names the relationship \(entity).\(r.name); an import sets attributes only",
+                                     hint: "rename the column in the file, or import the links as an attribute holding the key")
+                }
+                if let a = attributes.first(where: { SQLName.same($0.name, c) || SQLName.same($0.column, c) }) ?? added.first(where: { SQLName.same($0.name, c) }) {
+                    throw StoreError(.importFailed, "column '\(c)' differs only in case from \(entity).\(a.name); SQLite takes them for one column",
+                                     hint: "rename the column in the file to '\(a.name)'")
+                }
+                try checkNewColumn(c, number: i + 1)
+                added.append(ModelAttribute(c, columns.types[i], isOptional: true))
             }
-            return (model, false)
+            if added.isEmpty { return (model, false) }
+            var grown = existing
+            grown.attributes += added
+            let merged = try StoreModel(model.entities.map { $0.name == existing.name ? grown : $0 }, templates: model.templates)
+            return (merged, true)
         }
         guard !entity.isEmpty, !SQLName.folded(entity).hasPrefix("z_"), !SQLName.isSQLiteInternal(entity), !entity.utf8.contains(0) else {
             throw StoreError(.importFailed, "'\(entity)' cannot name an entity",
@@ -109,14 +133,23 @@ extension PredicateStore {
                 throw StoreError(.importFailed, "columns '\(columns.names[earlier])' and '\(c)' differ only in case; SQLite takes them for one column",
                                  hint: "rename one of them in the file (a CSV header, or JSON keys)")
             }
-            guard f != SQLName.key("Z_PK"), f != SQLName.key(StoreSchema.entityColumn) else {
-                throw StoreError(.importFailed, "column \(i + 1) is named '\(c)', which the store keeps for its own column",
-                                 hint: "rename it in the file: Z_PK and Z_ENT (in any case) are the store's")
-            }
+            try checkNewColumn(c, number: i + 1)
             seen[f] = i
             attributes.append(ModelAttribute(c, columns.types[i], isOptional: true))
         }
         let merged = try StoreModel(model.entities + [ModelEntity(entity, attributes: attributes)], templates: model.templates)
         return (merged, true)
+    }
+
+    /// Refuses a column name the store keeps for its own columns.
+    private func checkNewColumn(_ c: String, number: Int) throws(StoreError) {
+        guard !c.isEmpty, !c.utf8.contains(0) else {
+            throw StoreError(.importFailed, "column \(number) has no usable name", hint: "give every column a name in the header (or every key a name)")
+        }
+        let f = SQLName.key(c)
+        guard f != SQLName.key("Z_PK"), f != SQLName.key(StoreSchema.entityColumn) else {
+            throw StoreError(.importFailed, "column \(number) is named '\(c)', which the store keeps for its own column",
+                             hint: "rename it in the file: Z_PK and Z_ENT (in any case) are the store's")
+        }
     }
 }

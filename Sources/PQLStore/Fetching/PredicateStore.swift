@@ -36,25 +36,65 @@ public final class PredicateStore: @unchecked Sendable {
     private let file: DatabaseFile?
     /// The model the store was opened with, created from, or inferred.
     public private(set) var model: StoreModel
+    /// The saved model's version (see ``modelVersion``), under `stateLock`.
+    private var version = 0
     /// The columns leading a BINARY index, read again when the schema version changes.
     private var indexCache: (version: Int64, columns: Set<IndexedColumn>)? = nil
 
     /// Opens (or creates) the store at `path` for `model`, creating any missing tables and
     /// indexes and remembering the model in the file. `":memory:"` makes an in-memory store.
     ///
+    /// A store saved with another version of the model is migrated first, in one transaction
+    /// with the rest, as Core Data's lightweight migration does: entities, optional attributes
+    /// (or ones with a default, which existing objects take), relationships and indexes are
+    /// added; indexes dropped; entities, attributes and relationships renamed when the new
+    /// model names their old name as `renamingIdentifier`; entities and attributes dropped when
+    /// they hold no data. Any other change (a type change, an attribute made required without
+    /// a default, data that would be lost) throws a ``StoreError/Kind/modelMismatch`` error
+    /// naming each difference, and leaves the file as it was, unless `migration` is given: that
+    /// step then runs inside the migration's transaction (see ``StoreMigration``) to move the
+    /// data, and the new model is saved after it. ``modelVersion`` counts the versions.
+    ///
     /// ```swift
-    /// let store = try PredicateStore(path: "flights.sqlite", model: model)
+    /// let v2 = try StoreModel([ModelEntity("Person", attributes: [
+    ///     ModelAttribute("name", .string),
+    ///     ModelAttribute("nickname", .string, renamingIdentifier: "nick"),   // was "nick"
+    ///     ModelAttribute("score", .integer64, isOptional: false, defaultValue: .int(0)),   // new
+    /// ])])
+    /// let store = try PredicateStore(path: "app.sqlite", model: v2)
     /// ```
-    public init(path: String, model: StoreModel) throws(StoreError) {
+    public init(path: String, model: StoreModel, migration: MigrationStep? = nil) throws(StoreError) {
         connection = try SQLiteConnection(path: path, access: .readWrite(create: true))
         readers = Self.isInMemory(path) ? nil : ReaderPool(path: path, access: .readOnly)
         file = nil
         self.model = model
         try Self.configure(connection)
         try connection.transaction { () throws(StoreError) in
+            if let saved = try Self.readableSavedModel(on: connection), saved != model {
+                version = try Self.savedVersion(on: connection)
+                try migrateSchema(from: saved, to: model, step: migration)
+            }
             try createSchema(model)
-            try saveModel(model)
+            version = try saveModel(model)
         }
+    }
+
+    /// Opens the store at `path` for `model`; read-only (`readOnly: true`), it never migrates:
+    /// a store saved with a model that differs from `model` is a ``StoreError/Kind/modelMismatch``
+    /// error naming each difference, and nothing on disk changes. `readOnly: false` is
+    /// ``init(path:model:migration:)``.
+    ///
+    /// ```swift
+    /// let store = try PredicateStore(path: "app.sqlite", model: model, readOnly: true)
+    /// ```
+    public convenience init(path: String, model: StoreModel, readOnly: Bool) throws(StoreError) {
+        guard readOnly else {
+            try self.init(path: path, model: model, migration: nil)
+            return
+        }
+        try self.init(path: path, readOnly: true)
+        let diff = ModelDiff(from: self.model, to: model)
+        if !diff.isEmpty { throw Self.mismatch(diff.changes, version: modelVersion, readOnly: true) }
     }
 
     /// Opens an existing database: the model PQL saved in it, or one inferred from its tables,
@@ -93,6 +133,7 @@ public final class PredicateStore: @unchecked Sendable {
             let parallel = readOnly || inspected?.isWAL == true || saved != nil
             readers = inspected == nil || !parallel ? nil : ReaderPool(path: path, access: access)
             if let saved { model = saved } else { model = try SchemaInference.model(of: connection) }
+            version = saved == nil ? 0 : try Self.savedVersion(on: connection)
             self.connection = connection
         } catch {
             // Whatever a failed open left beside the file goes too.
@@ -191,12 +232,13 @@ public final class PredicateStore: @unchecked Sendable {
     /// generic overload, which passes them through unchanged.
     public func transaction<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
         try locked { () throws(StoreError) in
-            let before = model
+            let before = model, versionBefore = currentVersion()
             do throws(StoreError) {
                 return try connection.transaction(body)
             } catch {
                 // Entities added inside (addEntities, an import) were rolled back with the rest.
                 if model != before { setModel(before) }
+                setVersion(versionBefore)
                 throw error
             }
         }
@@ -206,6 +248,18 @@ public final class PredicateStore: @unchecked Sendable {
     func setModel(_ new: StoreModel) {
         stateLock.lock()
         model = new
+        stateLock.unlock()
+    }
+
+    func currentVersion() -> Int {
+        stateLock.lock()
+        defer { stateLock.unlock() }
+        return version
+    }
+
+    func setVersion(_ v: Int) {
+        stateLock.lock()
+        version = v
         stateLock.unlock()
     }
 
@@ -239,10 +293,40 @@ public final class PredicateStore: @unchecked Sendable {
         }
     }
 
-    func saveModel(_ model: StoreModel) throws(StoreError) {
-        try connection.execute("CREATE TABLE IF NOT EXISTS \(SQLIdentifier.quote(StoreSchema.metadataTable)) (key TEXT PRIMARY KEY, value BLOB)")
-        let s = try connection.prepare("INSERT OR REPLACE INTO \(SQLIdentifier.quote(StoreSchema.metadataTable)) (key, value) VALUES ('model', ?1)")
-        try s.run([.blob(model.jsonData())])
+    /// Saves `model` in the file, counting a new version when it differs from the saved one,
+    /// and returns the version (for the caller to show once the transaction commits).
+    @discardableResult
+    func saveModel(_ model: StoreModel) throws(StoreError) -> Int {
+        let table = SQLIdentifier.quote(StoreSchema.metadataTable)
+        try connection.execute("CREATE TABLE IF NOT EXISTS \(table) (key TEXT PRIMARY KEY, value BLOB)")
+        let data = model.jsonData()
+        let read = try connection.prepare("SELECT value FROM \(table) WHERE key = 'model'")
+        let saved: Data? = if try read.step(), case .blob(let d) = read.value(0) { d } else { nil }
+        let stored = try Self.savedVersion(on: connection)
+        let v = saved == data ? max(stored, 1) : max(stored, saved == nil ? 0 : 1) + 1
+        if saved != data || stored != v {
+            let s = try connection.prepare("INSERT OR REPLACE INTO \(table) (key, value) VALUES ('model', ?1), ('version', ?2)")
+            try s.run([.blob(data), .integer(Int64(v))])
+        }
+        return v
+    }
+
+    /// The version saved beside the model (0 when there is none).
+    static func savedVersion(on connection: SQLiteConnection) throws(StoreError) -> Int {
+        let exists = try connection.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?1")
+        try exists.bind([.text(StoreSchema.metadataTable)])
+        guard try exists.step() else { return 0 }
+        let s = try connection.prepare("SELECT value FROM \(SQLIdentifier.quote(StoreSchema.metadataTable)) WHERE key = 'version'")
+        guard try s.step(), case .integer(let v) = s.value(0) else { return 0 }
+        return Int(clamping: v)
+    }
+
+    /// The saved model, nil when there is none or it cannot be read (the caller's model replaces it).
+    private static func readableSavedModel(on connection: SQLiteConnection) throws(StoreError) -> StoreModel? {
+        do throws(StoreError) { return try savedModel(on: connection) } catch {
+            guard error.kind == .modelFile else { throw error }
+            return nil
+        }
     }
 
     private static func savedModel(on connection: SQLiteConnection) throws(StoreError) -> StoreModel? {
@@ -260,16 +344,25 @@ public final class PredicateStore: @unchecked Sendable {
         }
     }
 
-    /// Adds entities to the model (and their tables to the file), keeping the existing ones.
+    /// Adds entities to the model (and their tables to the file), keeping the existing ones. An
+    /// entity given again replaces the model's, its table migrated as an open migrates it
+    /// (``init(path:model:migration:)``): a change the store cannot make by itself throws
+    /// ``StoreError/Kind/modelMismatch`` and changes nothing.
+    ///
+    /// ```swift
+    /// try store.addEntities([ModelEntity("Tag", attributes: [ModelAttribute("name", .string)])])
+    /// ```
     public func addEntities(_ entities: [ModelEntity]) throws(StoreError) {
         try locked { () throws(StoreError) in
             let merged = try StoreModel(model.entities.filter { e in !entities.contains { $0.name == e.name } } + entities,
                                         templates: model.templates)
-            try connection.transaction { () throws(StoreError) in
+            let v = try connection.transaction { () throws(StoreError) in
+                try migrateSchema(from: model, to: merged, step: nil)
                 try createSchema(merged)
-                try saveModel(merged)
+                return try saveModel(merged)
             }
             setModel(merged)
+            setVersion(v)
         }
     }
 

@@ -15,6 +15,9 @@ struct SelectBuilder {
         var compiled: CompiledSQL
         /// For records: the attribute read from each column after the key (and entity number).
         var attributes: [(name: String, kind: SQLKind)] = []
+        /// For records with links: the to-one relationships read after the attributes, each
+        /// as the key of the object it links to.
+        var links: [(name: String, kind: SQLKind)] = []
         var hasEntityColumn = false
     }
 
@@ -77,8 +80,9 @@ struct SelectBuilder {
         return " LIMIT \(l) OFFSET \(o)"
     }
 
-    /// Whole records: the key, the entity number if entities share the table, every attribute.
-    mutating func records() throws(StoreError) -> Statement {
+    /// Whole records: the key, the entity number if entities share the table, every attribute,
+    /// and with `links` every to-one relationship's key column.
+    mutating func records(links: Bool = false) throws(StoreError) -> Statement {
         let w = try whereClause(), o = try orderClause(), p = pageClause()
         var columns = [scope.keyColumn]
         var st = Statement(compiled: CompiledSQL(sql: "", bindings: []))
@@ -91,6 +95,16 @@ struct SelectBuilder {
             for a in model.allAttributes(e) where seen.insert(a.name).inserted {
                 columns.append(SQLIdentifier.column(a.column, of: "t0"))
                 st.attributes.append((a.name, SQLKind(a.type)))
+            }
+        }
+        if links {
+            for e in model.descendants(entity) {
+                for r in model.allRelationships(e) where !r.isToMany && seen.insert(r.name).inserted {
+                    let dest = try model.entity(named: r.destination)
+                    let key = r.referencedColumn.flatMap { c in model.allAttributes(dest).first { $0.column == c } }
+                    columns.append(SQLIdentifier.column(r.foreignKeyColumn, of: "t0"))
+                    st.links.append((r.name, key.map { SQLKind($0.type) } ?? .integer))
+                }
             }
         }
         st.compiled = CompiledSQL(sql: "SELECT \(columns.joined(separator: ", ")) FROM \(scope.fromClause)\(w)\(o)\(p)",

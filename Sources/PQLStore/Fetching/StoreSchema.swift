@@ -17,6 +17,10 @@ enum StoreSchema {
         /// The table an index is on (for a table, its own name).
         var table: String
         var sql: String
+        /// For a table: each column and its definition (what follows the name in CREATE TABLE).
+        var columns: [(name: String, definition: String)] = []
+        /// For a table: the entity number its existing rows take when the entity column is added.
+        var rootNumber: Int = 0
     }
 
     /// The statements that create `model`'s schema (idempotent: IF NOT EXISTS).
@@ -35,11 +39,11 @@ enum StoreSchema {
         let q = SQLIdentifier.quote
         for root in model.entities where root.parent == nil {
             let tree = model.descendants(root)
-            var columns = ["\(q(root.primaryKey)) INTEGER PRIMARY KEY"]
+            var defs: [(name: String, definition: String)] = [(root.primaryKey, "INTEGER PRIMARY KEY")]
             // Folded as SQLite compares column names; the model has refused case-only variants.
             var seen: Set<ExactText> = [SQLName.key(root.primaryKey)]
             if model.isInheritanceTree(root) {
-                columns.append("\(q(entityColumn)) INTEGER NOT NULL")
+                defs.append((entityColumn, "INTEGER NOT NULL"))
                 seen.insert(SQLName.key(entityColumn))
             }
             var indexes: [(name: String, columns: [String], unique: Bool)] = []
@@ -47,7 +51,7 @@ enum StoreSchema {
                 for a in e.attributes where seen.insert(SQLName.key(a.column)).inserted {
                     // Only the root's own attributes can be NOT NULL: other entities' rows share the table.
                     let notNull = !a.isOptional && e.name == root.name ? " NOT NULL" : ""
-                    columns.append("\(q(a.column)) \(a.type.columnType)\(notNull)")
+                    defs.append((a.column, "\(a.type.columnType)\(notNull)"))
                     if a.isUnique { indexes.append(("\(root.table)_\(a.column)_unique", [a.column], true)) }
                     else if a.isIndexed { indexes.append(("\(root.table)_\(a.column)_index", [a.column], false)) }
                 }
@@ -60,7 +64,7 @@ enum StoreSchema {
                     let destRoot = model.root(dest)
                     let referenced = r.referencedColumn ?? destRoot.primaryKey
                     let type = r.referencedColumn.flatMap { c in model.allAttributes(dest).first { $0.column == c }?.type.columnType } ?? "INTEGER"
-                    columns.append("\(q(r.foreignKeyColumn)) \(type) REFERENCES \(q(destRoot.table))(\(q(referenced)))")
+                    defs.append((r.foreignKeyColumn, "\(type) REFERENCES \(q(destRoot.table))(\(q(referenced)))"))
                 }
                 let columnOf = { (name: String) -> String in
                     model.allAttributes(e).first { $0.name == name }?.column
@@ -69,8 +73,10 @@ enum StoreSchema {
                 for group in e.indexes { indexes.append(("\(root.table)_\(group.map(columnOf).joined(separator: "_"))_index", group.map(columnOf), false)) }
                 for group in e.uniqueness { indexes.append(("\(root.table)_\(group.map(columnOf).joined(separator: "_"))_unique", group.map(columnOf), true)) }
             }
+            let columns = defs.map { "\(q($0.name)) \($0.definition)" }
             out.append(Object(kind: .table, name: root.table, table: root.table,
-                              sql: "CREATE TABLE IF NOT EXISTS \(q(root.table)) (\(columns.joined(separator: ", ")))"))
+                              sql: "CREATE TABLE IF NOT EXISTS \(q(root.table)) (\(columns.joined(separator: ", ")))",
+                              columns: defs, rootNumber: model.entityNumber(root)))
             var made: [ExactText: (columns: [String], unique: Bool)] = [:]
             for ix in indexes {
                 // The same index asked for twice (two to-ones on one key column) is made once.

@@ -22,6 +22,14 @@ public struct ModelAttribute: Hashable, Sendable {
     /// The SQLite column; the attribute name unless the model maps it elsewhere (inferred models
     /// keep the database's own names).
     public var column: String
+    /// The attribute's name in the previous model version, when it was renamed (Core Data's
+    /// renaming identifier): a store saved with that model renames the column on open, keeping
+    /// its values, instead of dropping one attribute and adding another.
+    ///
+    /// ```swift
+    /// let nickname = ModelAttribute("nickname", .string, renamingIdentifier: "nick")
+    /// ```
+    public var renamingIdentifier: String?
 
     /// Creates an attribute; the column is named after it unless `column` says otherwise.
     ///
@@ -29,7 +37,7 @@ public struct ModelAttribute: Hashable, Sendable {
     /// let code = ModelAttribute("carrier", .string, isOptional: false, isUnique: true)
     /// ```
     public init(_ name: String, _ type: AttributeType, isOptional: Bool = true, defaultValue: PredicateValue? = nil,
-                isIndexed: Bool = false, isUnique: Bool = false, column: String? = nil) {
+                isIndexed: Bool = false, isUnique: Bool = false, column: String? = nil, renamingIdentifier: String? = nil) {
         self.name = name
         self.type = type
         self.isOptional = isOptional
@@ -37,5 +45,6 @@ public struct ModelAttribute: Hashable, Sendable {
         self.isIndexed = isIndexed
         self.isUnique = isUnique
         self.column = column ?? name
+        self.renamingIdentifier = renamingIdentifier
     }
 }

@@ -29,6 +29,14 @@ public struct ModelEntity: Hashable, Sendable {
     /// The integer primary-key column. `Z_PK` for stores PQL creates; the table's own
     /// `INTEGER PRIMARY KEY` (or `rowid`) for inferred models.
     public var primaryKey: String
+    /// The entity's name in the previous model version, when it was renamed (Core Data's
+    /// renaming identifier): a store saved with that model keeps the entity's rows, renaming
+    /// its table, instead of dropping one entity and adding another.
+    ///
+    /// ```swift
+    /// let author = ModelEntity("Author", attributes: [ModelAttribute("name", .string)], renamingIdentifier: "Writer")
+    /// ```
+    public var renamingIdentifier: String?
 
     /// Creates an entity stored in a table of its name with the primary key `Z_PK`, unless `table` and `primaryKey` say otherwise.
     ///
@@ -37,7 +45,7 @@ public struct ModelEntity: Hashable, Sendable {
     /// ```
     public init(_ name: String, attributes: [ModelAttribute] = [], relationships: [ModelRelationship] = [],
                 parent: String? = nil, isAbstract: Bool = false, indexes: [[String]] = [], uniqueness: [[String]] = [],
-                table: String? = nil, primaryKey: String = "Z_PK") {
+                table: String? = nil, primaryKey: String = "Z_PK", renamingIdentifier: String? = nil) {
         self.name = name
         self.attributes = attributes
         self.relationships = relationships
@@ -47,5 +55,6 @@ public struct ModelEntity: Hashable, Sendable {
         self.uniqueness = uniqueness
         self.table = table ?? name
         self.primaryKey = primaryKey
+        self.renamingIdentifier = renamingIdentifier
     }
 }

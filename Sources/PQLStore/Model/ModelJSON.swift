@@ -13,7 +13,9 @@ extension StoreModel {
     /// - `entities` (required): an array of entities, kept in order. Each has
     ///   `name` (required), `parent` (the parent entity's name), `abstract` (default `false`),
     ///   `table` (default the name), `primaryKey` (default `"Z_PK"`), `attributes`,
-    ///   `relationships`, `indexes` and `uniqueness` (arrays of attribute-name arrays).
+    ///   `relationships`, `indexes` and `uniqueness` (arrays of attribute-name arrays), and `renamingIdentifier` (or
+///   `previousName`: its name in the previous model version, so that a store saved with that
+///   version renames it; attributes and relationships take it too).
     /// - An attribute has `name` and `type` (required; `string`, `integer16`, `integer32`,
     ///   `integer64`, `double`, `float`, `decimal`, `boolean`, `date`, `binary`, `uuid`, `uri`, or
     ///   an alias such as `"Integer 64"`, `"int"`, `"text"`), `optional` (default `true`),
@@ -162,9 +164,9 @@ struct ModelLocations {
 
 enum ModelJSONDecoder {
     static let modelKeys = ["entities", "templates"]
-    static let entityKeys = ["name", "parent", "abstract", "table", "primaryKey", "attributes", "relationships", "indexes", "uniqueness"]
-    static let attributeKeys = ["name", "type", "optional", "default", "indexed", "unique", "column"]
-    static let relationshipKeys = ["name", "destination", "toMany", "inverse", "deleteRule", "optional", "foreignKey", "references"]
+    static let entityKeys = ["name", "parent", "abstract", "table", "primaryKey", "attributes", "relationships", "indexes", "uniqueness", "renamingIdentifier", "previousName"]
+    static let attributeKeys = ["name", "type", "optional", "default", "indexed", "unique", "column", "renamingIdentifier", "previousName"]
+    static let relationshipKeys = ["name", "destination", "toMany", "inverse", "deleteRule", "optional", "foreignKey", "references", "renamingIdentifier", "previousName"]
     static let templateKeys = ["name", "entity", "predicate", "sort", "limit"]
 
     static func decode(_ data: Data, file: String?) throws(StoreError) -> StoreModel {
@@ -219,6 +221,7 @@ enum ModelJSONDecoder {
         }
         e.indexes = try f.groups("indexes")
         e.uniqueness = try f.groups("uniqueness")
+        e.renamingIdentifier = try renamingIdentifier(f)
         return e
     }
 
@@ -233,7 +236,7 @@ enum ModelJSONDecoder {
         }
         var a = ModelAttribute(name, type, isOptional: try f.bool("optional") ?? true,
                                isIndexed: try f.bool("indexed") ?? false, isUnique: try f.bool("unique") ?? false,
-                               column: try f.string("column"))
+                               column: try f.string("column"), renamingIdentifier: try renamingIdentifier(f))
         if let v = f.fields["default"] {
             do throws(ValueProblem) { a.defaultValue = try defaultValue(v, type) } catch {
                 throw f.error("default", "default value \(describe(v)) does not fit type \(type.rawValue): \(error.message)", hint: error.hint)
@@ -262,7 +265,17 @@ enum ModelJSONDecoder {
                                   isOptional: try f.bool("optional") ?? true, foreignKeyColumn: try f.string("foreignKey"),
                                   referencedColumn: try f.string("references"))
         r.isToMany = try f.bool("toMany") ?? false
+        r.renamingIdentifier = try renamingIdentifier(f)
         return r
+    }
+
+    /// `renamingIdentifier` (Core Data's name), or `previousName`; not both.
+    private static func renamingIdentifier(_ f: Fields) throws(StoreError) -> String? {
+        let core = try f.string("renamingIdentifier"), previous = try f.string("previousName")
+        if let core, let previous, core != previous {
+            throw f.error("previousName", "gives both \"renamingIdentifier\" and \"previousName\"", hint: "keep one: they mean the same", atKey: true)
+        }
+        return core ?? previous
     }
 
     static func deleteRule(_ text: String) -> ModelRelationship.DeleteRule? {
@@ -525,6 +538,7 @@ enum ModelJSONEncoder {
         ]
         if e.table != e.name { o["table"] = .string(e.table) }
         if e.primaryKey != "Z_PK" { o["primaryKey"] = .string(e.primaryKey) }
+        if let old = e.renamingIdentifier { o["renamingIdentifier"] = .string(old) }
         return .object(o)
     }
 
@@ -535,6 +549,7 @@ enum ModelJSONEncoder {
         ]
         if let d = a.defaultValue, !d.isNull { o["default"] = value(d) }
         if a.column != a.name { o["column"] = .string(a.column) }
+        if let old = a.renamingIdentifier { o["renamingIdentifier"] = .string(old) }
         return .object(o)
     }
 
@@ -546,6 +561,7 @@ enum ModelJSONEncoder {
         ]
         if r.foreignKeyColumn != r.name { o["foreignKey"] = .string(r.foreignKeyColumn) }
         if let ref = r.referencedColumn { o["references"] = .string(ref) }
+        if let old = r.renamingIdentifier { o["renamingIdentifier"] = .string(old) }
         return .object(o)
     }
 

@@ -40,6 +40,14 @@ public struct ModelRelationship: Hashable, Sendable {
     /// For a to-one: the destination column the foreign key refers to; nil means the
     /// destination's primary key. Inferred models use it for keys like `carrier` → `airlines.carrier`.
     public var referencedColumn: String?
+    /// The relationship's name in the previous model version, when it was renamed (Core Data's
+    /// renaming identifier): a to-one's key column is renamed on open, keeping the links.
+    ///
+    /// ```swift
+    /// var writer = ModelRelationship("writer", to: "Author")
+    /// writer.renamingIdentifier = "author"
+    /// ```
+    public var renamingIdentifier: String?
 
     /// A to-one relationship.
     public init(_ name: String, to destination: String, inverse: String? = nil, deleteRule: DeleteRule = .nullify,

@@ -54,6 +54,10 @@ public struct StoreError: Error, Hashable, Sendable, CustomStringConvertible {
         case syntax
         /// In-memory evaluation failed (a MATCHES pattern, arithmetic, …) while the store ran it.
         case evaluation
+        /// The model a store is opened with differs from the one saved in it in ways the store
+        /// cannot migrate by itself (a type change, a removed attribute holding data, …), or the
+        /// store is read-only; ``StoreError/modelChanges`` lists each difference.
+        case modelMismatch
     }
 
     /// What went wrong, as a value a program can switch on.
@@ -74,6 +78,14 @@ public struct StoreError: Error, Hashable, Sendable, CustomStringConvertible {
     /// catch let e as StoreError { print(e.evaluationError?.kind as Any) }   // integerOverflow
     /// ```
     public var evaluationError: PredicateEvaluationError?
+    /// For a ``Kind/modelMismatch`` error, each difference between the saved model and the new
+    /// one that stopped the migration (entity, property, old → new), as the message lists them.
+    ///
+    /// ```swift
+    /// do { _ = try PredicateStore(path: "app.sqlite", model: v2) }
+    /// catch let e as StoreError { for c in e.modelChanges { print(c) } }   // attribute Person.age: type integer16 → string
+    /// ```
+    public var modelChanges: [ModelChange] = []
 
     /// Creates a store error, with the predicate text and the range it refers to when there is one.
     ///

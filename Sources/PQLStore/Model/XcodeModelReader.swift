@@ -8,7 +8,8 @@ extension StoreModel {
     ///
     /// Entities, inheritance, attributes (types, optionality, defaults, `indexed`), relationships
     /// (to-one and to-many, inverses, delete rules), uniqueness constraints, fetch indexes and
-    /// fetch request templates are read; transient properties and fetched properties are skipped,
+    /// fetch request templates are read, and `renamingIdentifier` (the previous name of a renamed entity,
+    /// attribute or relationship, used when a store migrates); transient properties and fetched properties are skipped,
     /// as they have no column, and ordered to-many relationships are read as unordered. Transformable, Object ID and Composite attributes have no SQL form
     /// and are a ``StoreError/Kind/modelFile`` error. Error messages give the line in `contents`.
     ///
@@ -149,6 +150,7 @@ struct XcodeModelReader {
         let name = try required(x, "name", "<entity>")
         locations.entities[name] = "\(file), line \(x.line)"
         var e = ModelEntity(name, parent: x["parentEntity"].flatMap { $0.isEmpty ? nil : $0 }, isAbstract: try flag(x, "isAbstract"))
+        e.renamingIdentifier = x["renamingIdentifier"].flatMap { $0.isEmpty ? nil : $0 }
         for child in x.children {
             switch child.name {
             case "attribute":
@@ -228,6 +230,7 @@ struct XcodeModelReader {
                         hint: ModelFiles.didYouMean(typeName, AttributeType.allCases.map(\.xcodeName)))
         }
         var a = ModelAttribute(name, type, isOptional: try flag(x, "optional"), isIndexed: try flag(x, "indexed"))
+        a.renamingIdentifier = x["renamingIdentifier"].flatMap { $0.isEmpty ? nil : $0 }
         if let interval = x["defaultDateTimeInterval"] {
             guard type == .date, let seconds = Double(interval), seconds.isFinite else {
                 throw error(x.line, "defaultDateTimeInterval=\"\(interval)\" of \(entity).\(name) is not a date",
@@ -306,6 +309,7 @@ struct XcodeModelReader {
         let inverse = x["inverseName"].flatMap { $0.isEmpty ? nil : $0 }
         var r = ModelRelationship(name, to: destination, inverse: inverse, deleteRule: rule, isOptional: try flag(x, "optional"))
         r.isToMany = try flag(x, "toMany")
+        r.renamingIdentifier = x["renamingIdentifier"].flatMap { $0.isEmpty ? nil : $0 }
         return r
     }
 
