@@ -1,14 +1,18 @@
+import Foundation
+
 /// An error while compiling a predicate for a kind of value, or while evaluating it.
 ///
 /// ``context`` is the canonical text of the part of the predicate that failed, so a message
-/// can be shown beside the predicate the user wrote.
+/// can be shown beside the predicate the user wrote. When the predicate was compiled with its
+/// ``SourceMap``, ``source`` and ``range`` say where in the text the failing sub-expression
+/// was written, and ``rendered`` puts a caret under it.
 ///
 /// ```swift
 /// do { _ = try PredicateNode(format: "name < 5").evaluate(on: ["name": "Bo"] as PredicateValue) }
 /// catch let e as PredicateEvaluationError { print(e) }
 /// // cannot order a string against a number in name < 5
 /// ```
-public struct PredicateEvaluationError: Error, Hashable, Sendable, CustomStringConvertible {
+public struct PredicateEvaluationError: Error, Hashable, Sendable, CustomStringConvertible, LocalizedError {
     public enum Kind: String, Hashable, Sendable {
         /// A key the value's type does not have (typed values; dictionaries give nil instead).
         case unknownKey
@@ -54,6 +58,18 @@ public struct PredicateEvaluationError: Error, Hashable, Sendable, CustomStringC
     /// ``PredicateQuery`` or ``CompiledPredicate/evaluate(_:variables:limits:)`` call was given;
     /// nil for errors that belong to no element (compiling, a limit of the whole call).
     public var elementIndex: Int?
+    /// The predicate text ``range`` points into, when the predicate was compiled with its
+    /// ``SourceMap``.
+    public var source: String?
+    /// Where in ``source`` the sub-expression that failed was written.
+    ///
+    /// ```swift
+    /// let (tree, map) = try PredicateNode.parse(format: "a == 1 AND b.c + 1 > 2")
+    /// do { _ = try CompiledPredicate(tree, reader: PredicateValue.predicateReader, sourceMap: map)
+    ///          .evaluate(["a": 1, "b": ["c": "x"]]) }
+    /// catch let e as PredicateEvaluationError { print(e.range!) }   // line 1, column 12 (b.c + 1)
+    /// ```
+    public var range: SourceRange?
 
     public init(kind: Kind, message: String, context: String? = nil, hint: String? = nil, elementIndex: Int? = nil) {
         self.kind = kind
@@ -67,8 +83,47 @@ public struct PredicateEvaluationError: Error, Hashable, Sendable, CustomStringC
         var s = message
         if let context { s += " in \(context)" }
         if let elementIndex { s += " on element \(elementIndex)" }
+        if let range { s += " at \(range)" }
         if let hint { s += " (hint: \(hint))" }
         return s
+    }
+
+    /// The message, so that `error.localizedDescription` reads as it should.
+    public var errorDescription: String? { message }
+
+    /// The hint, for `LocalizedError` readers.
+    public var recoverySuggestion: String? { hint }
+
+    /// The message with the predicate's line and a caret under the failing sub-expression
+    /// (``CaretRenderer``) when the error has a ``range``; else the ``description``, made safe
+    /// for a terminal.
+    ///
+    /// ```swift
+    /// let (tree, map) = try PredicateNode.parse(format: "a == 1 AND name < 5")
+    /// do { _ = try CompiledPredicate(tree, reader: PredicateValue.predicateReader, sourceMap: map)
+    ///          .evaluate(["a": 1, "name": "Bo"]) }
+    /// catch let e as PredicateEvaluationError { print(e.rendered) }
+    /// // error: cannot order a string against a number
+    /// //  --> line 1, column 12
+    /// //   |
+    /// // 1 | a == 1 AND name < 5
+    /// //   |            ^~~~~~~~
+    /// ```
+    public var rendered: String {
+        guard let source, let range else { return "error: " + TerminalText.visible(description) }
+        var notes: [String] = []
+        if let context { notes.append("in \(context)") }
+        if let elementIndex { notes.append("on element \(elementIndex)") }
+        return CaretRenderer.render(message: message, source: source, range: range, notes: notes, hint: hint)
+    }
+
+    /// The same error, placed at `range` of `source` unless it already has a place.
+    func placed(_ range: @autoclosure () -> SourceRange, in source: String) -> PredicateEvaluationError {
+        guard self.range == nil else { return self }
+        var e = self
+        e.range = range()
+        e.source = source
+        return e
     }
 
     /// The same error, on the element at `index` unless it already names one.

@@ -2,7 +2,7 @@ import Foundation
 
 extension SortRule {
     /// Why a sort spec did not parse.
-    public struct SpecError: Error, Hashable, Sendable {
+    public struct SpecError: Error, Hashable, Sendable, CustomStringConvertible, LocalizedError {
         public enum Kind: Hashable, Sendable {
             /// The spec has no key path, or one with an empty component (`a..b`).
             case missingKeyPath
@@ -13,6 +13,18 @@ extension SortRule {
         public let kind: Kind
         /// The whole spec.
         public let spec: String
+
+        /// What is wrong with the spec, in a sentence.
+        public var description: String {
+            switch kind {
+            case .missingKeyPath: return "sort spec '\(spec)' has no key path (write key.path[:asc|:desc][:ci|:localized|:literal])"
+            case .unknownModifier(let m):
+                return "sort spec '\(spec)' has an unknown modifier '\(m)' (the modifiers are \(SortRule.specModifiers.joined(separator: ", ")))"
+            }
+        }
+
+        /// The ``description``, so that `error.localizedDescription` reads as it should.
+        public var errorDescription: String? { description }
     }
 
     /// The modifiers a spec accepts after its key path (plus the aliases `ascending`,

@@ -48,6 +48,7 @@ final class StoreSource: QuerySource {
         var q = EntityQuery(r.entity, predicate: r.predicate, sort: r.sort, limit: r.limit, offset: r.offset,
                             variables: r.variables, limits: r.limits)
         q.predicateText = r.text
+        q.sourceMap = r.sourceMap
         return q
     }
 
