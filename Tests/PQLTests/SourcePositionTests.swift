@@ -107,6 +107,21 @@ struct SourcePositionTests {
         #expect(map.entries.count == tree.nodeCount)
     }
 
+    @Test("a substituted value of no predicate type is placed at its variable, not at text that looks like it")
+    func substitutionErrorPlace() throws {
+        struct Opaque {}
+        let template = try PredicateNode(format: "name == '$V' AND x == $V")
+        do {
+            _ = try template.substitutingValues(["V": Opaque()])
+            Issue.record("no error")
+        } catch {
+            #expect(error.kind == .argumentType)
+            #expect(error.source == #"name == "$V" AND x == $V"#)
+            #expect(error.range.column == 23, "\(error.rendered)")
+            #expect(error.range.length == 2)
+        }
+    }
+
     @Test("a map does not fit a tree changed after parsing")
     func mapMustFit() throws {
         let (tree, map) = try PredicateNode.parse(format: "a == $X")

@@ -9,11 +9,11 @@
 ///
 /// ```swift
 /// let source = "名前 == 'x' AND agge > 3"
-/// let range = SourceRange(offset: 17, length: 4, line: 1, column: 14)
+/// let range = SourceRange(offset: 18, length: 4, line: 1, column: 15)
 /// print(CaretRenderer.render(message: "keypath 'agge' not found in entity Person",
 ///                            source: source, range: range, hint: "did you mean 'age'?"))
 /// // error: keypath 'agge' not found in entity Person
-/// //  --> line 1, column 14
+/// //  --> line 1, column 15
 /// //   |
 /// // 1 | 名前 == 'x' AND agge > 3
 /// //   |                 ^~~~

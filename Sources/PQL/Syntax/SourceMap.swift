@@ -262,7 +262,7 @@ extension SourceMap {
     ///
     /// ```swift
     /// let (tree, map) = try PredicateNode.parse(format: "a == $MIN OR b == $MAX")
-    /// map.range(ofFirst: .expression(.variable("MAX")), in: tree)?.column   // 18
+    /// map.range(ofFirst: .expression(.variable("MAX")), in: tree)?.column   // 19
     /// ```
     public func range(ofFirst wanted: Item, in tree: PredicateNode) -> SourceRange? {
         range(ofInnermost: [wanted], in: tree)

@@ -23,7 +23,7 @@ extension ExpressionNode {
     ///
     /// ```swift
     /// let (tree, map) = try ExpressionNode.parse(format: "price * (1 + tax)")
-    /// print(map.range(of: map.children(of: map.root)[1]))   // line 1, column 10
+    /// print(map.range(of: map.children(of: map.root)[1]))   // line 1, column 9: (1 + tax)
     /// ```
     /// - Throws: ``PredicateFormatError``, as ``init(format:argumentArray:)``.
     public static func parse(format: String, argumentArray: [Any?] = []) throws(PredicateFormatError)

@@ -70,7 +70,7 @@ public struct StoreError: Error, Hashable, Sendable, CustomStringConvertible, Lo
     /// entity a model file or model check found wrong.
     ///
     /// ```swift
-    /// do { _ = try StoreModel(json: #"{"entities": [{"name": "A", "attributes": [{"name": "x", "type": "float128"}]}]}"#) }
+    /// do { _ = try StoreModel(json: Data(#"{"entities": [{"name": "A", "attributes": [{"name": "x", "type": "float128"}]}]}"#.utf8)) }
     /// catch let e as StoreError { print(e.entity ?? "-", e.property ?? "-") }   // A x
     /// ```
     public var entity: String?
