@@ -98,6 +98,21 @@ import Testing
         #expect(e.message.hasSuffix("(entities[1].relationships[0])"), "\(e.message)")
     }
 
+    @Test("a model file read from disk keeps the subject when its name is put before the message")
+    func modelFileSubject() throws {
+        let dir = try ModelLoaderTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("model.json")
+        try Data(#"{"entities": [{"name": "A", "attributes": [{"name": "x", "type": "float128"}]}]}"#.utf8).write(to: file)
+        do {
+            _ = try StoreModel(contentsOf: file)
+            Issue.record("accepted")
+        } catch {
+            #expect(error.message.hasPrefix(file.path) || error.message.contains("model.json"), "\(error.message)")
+            #expect(error.entity == "A" && error.property == "x", "\(error)")
+        }
+    }
+
     @Test("Xcode model errors name their entity and property too")
     func xcodeSubjects() throws {
         let bad = ModelLoaderTests.document("<entity name=\"A\">\n<attribute name=\"x\" attributeType=\"Quaternion\"/>\n</entity>")

@@ -127,11 +127,7 @@ struct ModelLocations {
 
     func annotate(_ e: StoreError) -> StoreError {
         guard let place = locate(e) else { return e }
-        var located = StoreError(e.kind, "\(e.message) (\(place))", hint: e.hint, source: e.source, range: e.range)
-        located.entity = e.entity
-        located.property = e.property
-        located.template = e.template
-        return located
+        return e.reworded("\(e.message) (\(place))")
     }
 
     private func locate(_ e: StoreError) -> String? {
@@ -156,7 +152,7 @@ enum ModelJSONDecoder {
             return try decode(data)
         } catch {
             guard let file else { throw error }
-            throw StoreError(error.kind, "\(file): \(error.message)", hint: error.hint)
+            throw error.reworded("\(file): \(error.message)")
         }
     }
 

@@ -126,6 +126,17 @@ public struct StoreError: Error, Hashable, Sendable, CustomStringConvertible, Lo
         return CaretRenderer.render(message: message, source: source, range: range, hint: hint)
     }
 
+    /// The same error saying `message`: its place, subject and evaluator's error kept (a file
+    /// name or a row number put before the message must not lose them).
+    func reworded(_ message: String) -> StoreError {
+        var e = StoreError(kind, message, hint: hint, source: source, range: range)
+        e.evaluationError = evaluationError
+        e.entity = entity
+        e.property = property
+        e.template = template
+        return e
+    }
+
     /// The same error, about `entity` (and its `property`, or a `template`), unless an inner
     /// step named a subject already.
     func about(entity: String? = nil, property: String? = nil, template: String? = nil) -> StoreError {
