@@ -25,6 +25,8 @@ struct EvaluatorCompiler<Root> {
         guard let place else { return try compileNode(p, at: nil) }
         let f: PredicateFunction<Root>
         do throws(EvalError) { f = try compileNode(p, at: place) } catch { throw place.placing(error) }
+        // AND, OR and NOT raise nothing of their own at run time: their operands place their errors.
+        guard case .comparison = p else { return f }
         return { root, state throws(EvalError) in
             do throws(EvalError) { return try f(root, &state) } catch { throw place.placing(error) }
         }
@@ -135,6 +137,11 @@ struct EvaluatorCompiler<Root> {
         guard let place else { return try compileNode(e, at: nil) }
         let f: ExpressionFunction<Root>
         do throws(EvalError) { f = try compileNode(e, at: place) } catch { throw place.placing(error) }
+        // A constant and a list of operands raise nothing of their own at run time.
+        switch e {
+        case .constant, .aggregate: return f
+        default: break
+        }
         return { root, state throws(EvalError) in
             do throws(EvalError) { return try f(root, &state) } catch { throw place.placing(error) }
         }
