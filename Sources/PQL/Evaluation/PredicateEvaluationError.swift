@@ -60,6 +60,12 @@ public struct PredicateEvaluationError: Error, Hashable, Sendable, CustomStringC
     public var elementIndex: Int?
     /// The predicate text ``range`` points into, when the predicate was compiled with its
     /// ``SourceMap``.
+    ///
+    /// ```swift
+    /// let (tree, map) = try PredicateNode.parse(format: "x + 1 > 2")
+    /// do { _ = try CompiledPredicate(tree, reader: PredicateValue.predicateReader, sourceMap: map).evaluate(["x": "a"]) }
+    /// catch let e as PredicateEvaluationError { print(e.source!) }   // x + 1 > 2
+    /// ```
     public var source: String?
     /// Where in ``source`` the sub-expression that failed was written.
     ///
@@ -89,9 +95,18 @@ public struct PredicateEvaluationError: Error, Hashable, Sendable, CustomStringC
     }
 
     /// The message, so that `error.localizedDescription` reads as it should.
+    ///
+    /// ```swift
+    /// let e = PredicateEvaluationError(kind: .arithmetic, message: "arithmetic needs numbers, not a string")
+    /// (e as Error).localizedDescription   // "arithmetic needs numbers, not a string"
+    /// ```
     public var errorDescription: String? { message }
 
     /// The hint, for `LocalizedError` readers.
+    ///
+    /// ```swift
+    /// PredicateEvaluationError(kind: .arithmetic, message: "…", hint: "use CAST").recoverySuggestion   // "use CAST"
+    /// ```
     public var recoverySuggestion: String? { hint }
 
     /// The message with the predicate's line and a caret under the failing sub-expression

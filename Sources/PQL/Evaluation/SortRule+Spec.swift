@@ -15,6 +15,11 @@ extension SortRule {
         public let spec: String
 
         /// What is wrong with the spec, in a sentence.
+        ///
+        /// ```swift
+        /// do { _ = try SortRule(spec: "name:up") } catch { print(error) }
+        /// // sort spec 'name:up' has an unknown modifier 'up' (the modifiers are asc, desc, ci, localized, literal)
+        /// ```
         public var description: String {
             switch kind {
             case .missingKeyPath: return "sort spec '\(spec)' has no key path (write key.path[:asc|:desc][:ci|:localized|:literal])"
@@ -24,6 +29,10 @@ extension SortRule {
         }
 
         /// The ``description``, so that `error.localizedDescription` reads as it should.
+        ///
+        /// ```swift
+        /// do { _ = try SortRule(spec: ":desc") } catch { print(error.localizedDescription) }
+        /// ```
         public var errorDescription: String? { description }
     }
 

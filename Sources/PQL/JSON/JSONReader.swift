@@ -16,6 +16,11 @@ public struct JSONReadError: Error, Hashable, Sendable, CustomStringConvertible,
     public var description: String { "line \(line), column \(column): \(message)" }
 
     /// The ``description``, so that `error.localizedDescription` names the place too.
+    ///
+    /// ```swift
+    /// do { _ = try JSONReader.value(from: "[1, 2") } catch { print(error.localizedDescription) }
+    /// // line 1, column 6: expected ',' or ']' in an array, found end of input
+    /// ```
     public var errorDescription: String? { description }
 }
 

@@ -22,6 +22,12 @@
 public enum CaretRenderer {
     /// The rendering of `message` about `range` of `source`. Each of `notes` is a line of
     /// its own (`= expected …, found …`); the `hint`, when there is one, comes last.
+    ///
+    /// ```swift
+    /// CaretRenderer.render(message: "m", source: "a ==\r\nb", range: SourceRange(offset: 6, length: 1, line: 2, column: 1),
+    ///                      notes: ["in: b"])
+    /// // "error: m\n --> line 2, column 1\n  |\n2 | b\n  | ^\n  = in: b"
+    /// ```
     public static func render(message: String, source: String, range: SourceRange,
                               notes: [String] = [], hint: String? = nil) -> String {
         // Lines end at "\n" bytes, as SourceRange counts them ("\r\n" is one Character, so

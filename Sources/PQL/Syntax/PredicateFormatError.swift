@@ -85,9 +85,19 @@ public struct PredicateFormatError: Error, Hashable, Sendable, CustomStringConve
     }
 
     /// The message, so that `error.localizedDescription` reads as it should.
+    ///
+    /// ```swift
+    /// do { _ = try PredicateNode(format: "age >") } catch { print(error.localizedDescription) }
+    /// // expected an expression, found end of input
+    /// ```
     public var errorDescription: String? { message }
 
     /// The hint, for `LocalizedError` readers.
+    ///
+    /// ```swift
+    /// do { _ = try PredicateNode(format: "name NOT IN {'a'}") } catch { print(error.recoverySuggestion ?? "") }
+    /// // write NOT (name IN {'a'})
+    /// ```
     public var recoverySuggestion: String? { hint }
 
     /// A compiler-style rendering (``CaretRenderer``): the message, the position, the source

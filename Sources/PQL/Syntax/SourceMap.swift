@@ -49,9 +49,19 @@ public struct SourceMap: Hashable, Sendable, Codable {
     }
 
     /// The node of the whole parsed tree.
+    ///
+    /// ```swift
+    /// let (_, map) = try PredicateNode.parse(format: "a > 1 OR b < 2")
+    /// print(map.range(of: map.root).length)   // 14
+    /// ```
     public var root: Node { Node(index: max(0, entries.count - 1)) }
 
     /// Where `node` was written: its first and last token and everything between them.
+    ///
+    /// ```swift
+    /// let (_, map) = try PredicateNode.parse(format: "a > 1 OR b < 2")
+    /// print(map.range(of: map.children(of: map.root)[1]))   // line 1, column 10
+    /// ```
     public func range(of node: Node) -> SourceRange {
         guard entries.indices.contains(node.index) else { return SourceRange(offset: 0, length: 0, in: source) }
         let e = entries[node.index]
@@ -60,6 +70,11 @@ public struct SourceMap: Hashable, Sendable, Codable {
 
     /// The children of `node`, in the order of the tree's own children (see the type's
     /// description).
+    ///
+    /// ```swift
+    /// let (_, map) = try PredicateNode.parse(format: "a > 1 OR b < 2 OR c == 3")
+    /// map.children(of: map.root).count   // 3
+    /// ```
     public func children(of node: Node) -> [Node] {
         guard entries.indices.contains(node.index) else { return [] }
         let first = node.index - Int(entries[node.index].size) + 1
@@ -73,6 +88,11 @@ public struct SourceMap: Hashable, Sendable, Codable {
     }
 
     /// The `i`th child of `node`, or nil.
+    ///
+    /// ```swift
+    /// let (_, map) = try PredicateNode.parse(format: "price * 2 > 10")
+    /// let lhs = map.child(0, of: map.root)!   // price * 2
+    /// ```
     public func child(_ i: Int, of node: Node) -> Node? {
         let all = children(of: node)
         return all.indices.contains(i) ? all[i] : nil
@@ -81,9 +101,19 @@ public struct SourceMap: Hashable, Sendable, Codable {
     /// Whether the map describes `tree`: the same shape, node for node. A tree changed after
     /// parsing (substituted with expressions, edited) no longer fits, and its positions must
     /// not be used. Checked without recursion.
+    ///
+    /// ```swift
+    /// let (tree, map) = try PredicateNode.parse(format: "a == $X")
+    /// map.fits(tree.substituting(["X": 1]))   // true: a value for a variable keeps the shape
+    /// ```
     public func fits(_ tree: PredicateNode) -> Bool { fits(.predicate(tree)) }
 
     /// Whether the map describes `tree` (see ``fits(_:)-(PredicateNode)``).
+    ///
+    /// ```swift
+    /// let (tree, map) = try ExpressionNode.parse(format: "a + 1")
+    /// map.fits(tree)   // true
+    /// ```
     public func fits(_ tree: ExpressionNode) -> Bool { fits(.expression(tree)) }
 
     private func fits(_ tree: TreeItem) -> Bool {

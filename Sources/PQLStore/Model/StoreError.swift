@@ -75,8 +75,18 @@ public struct StoreError: Error, Hashable, Sendable, CustomStringConvertible, Lo
     /// ```
     public var entity: String?
     /// The property (attribute, relationship, key) of ``entity`` the error is about.
+    ///
+    /// ```swift
+    /// do { _ = try store.fetch(EntityQuery("Flight", where: "airline.nme == 'x'")) }
+    /// catch let e as StoreError { print(e.entity ?? "", e.property ?? "") }   // Airline nme
+    /// ```
     public var property: String?
     /// The fetch template the error is about (a model file's template that does not fit).
+    ///
+    /// ```swift
+    /// do { _ = try StoreModel([ModelEntity("A")], templates: [FetchTemplate(name: "T", entity: "B", predicate: "TRUEPREDICATE")]) }
+    /// catch let e as StoreError { print(e.template ?? "") }   // T
+    /// ```
     public var template: String?
     /// The nodes the error passed through in the SQL compiler, until it is placed.
     var trail = NodeTrail()
@@ -112,9 +122,18 @@ public struct StoreError: Error, Hashable, Sendable, CustomStringConvertible, Lo
     }
 
     /// The message, so that `error.localizedDescription` reads as it should.
+    ///
+    /// ```swift
+    /// do { _ = try store.count(EntityQuery("Flight", where: "delay > 5")) }
+    /// catch { print(error.localizedDescription) }   // keypath 'delay' not found in entity Flight
+    /// ```
     public var errorDescription: String? { message }
 
     /// The hint, for `LocalizedError` readers.
+    ///
+    /// ```swift
+    /// StoreError(.unknownKey, "keypath 'agee' not found", hint: "did you mean 'age'?").recoverySuggestion
+    /// ```
     public var recoverySuggestion: String? { hint }
 
     /// The message with the source line and a caret under the problem, by the renderer of
