@@ -72,6 +72,26 @@ struct ErrorReportingTests {
         #expect(Self.caretLine(e.rendered) == "  |              ^~~~~~~~~~", "\(e.rendered)")
     }
 
+    @Test("compile-time: an unknown key on a fast path (key op constant) is placed at the key")
+    func fastPathPosition() throws {
+        let format = "age == 1 AND nosuch > 2"
+        let (tree, map) = try PredicateNode.parse(format: format)
+        let e = try #require(evaluationError { try CompiledPredicate(tree, reader: EvalPerson.predicateReader, sourceMap: map) })
+        #expect(e.kind == .unknownKey)
+        #expect(SourcePositionTests.text(e.range, in: format) == "nosuch")
+    }
+
+    @Test("compiling with a map stays linear in comparisons nested in operands")
+    func nestedComparisonsWithAMap() throws {
+        var e = "a"
+        for _ in 0..<30 { e = "TERNARY(\(e) > 1, 1, 0)" }
+        let format = "b + 1 > 2 AND \(e) > 0"
+        let (tree, map) = try PredicateNode.parse(format: format)
+        let p = try CompiledPredicate(tree, reader: PredicateValue.predicateReader, sourceMap: map)
+        let error = try #require(evaluationError { try p.evaluate(["a": 5, "b": "x"]) })
+        #expect(SourcePositionTests.text(error.range, in: format) == "b + 1")
+    }
+
     @Test("run time: the failing sub-expression, not the whole comparison", arguments: [
         ("a == 1 AND b + 1 > 2", "b + 1"),
         ("a == 1 AND name < 5", "name < 5"),

@@ -57,12 +57,6 @@ struct EvaluatorCompiler<Root> {
     }
 
     func compile(_ original: ComparisonNode, at place: SourcePlace? = nil) throws(EvalError) -> PredicateFunction<Root> {
-        if let place {
-            // The fast paths read operands without compiling them: an operand that cannot be
-            // compiled (an unknown key of a typed value) must fail here, at its own place.
-            _ = try compile(original.lhs, at: place.child(0))
-            _ = try compile(original.rhs, at: place.child(1))
-        }
         let options = try StringOptions(original.options)
         if original.op == .between, let e = SharedSemantics.betweenShapeError(original.rhs) { throw e }
         var c = original
@@ -76,7 +70,14 @@ struct EvaluatorCompiler<Root> {
             if c.rhs.isRowIndependent && !c.rhs.isConstant { c.rhs = .constant(try place.folding(c.rhs, child: 1)) }
             if c.op == .between, let e = SharedSemantics.betweenShapeError(c.rhs) { throw e }
         }
-        if let fast = try FastPaths.comparison(c, options: options, reader: reader) { return fast }
+        let fast: PredicateFunction<Root>?
+        do throws(EvalError) { fast = try FastPaths.comparison(c, options: options, reader: reader) } catch {
+            // A fast path reads its left key without compiling it: an unknown key of a typed
+            // value is that operand's error, placed there (a single key: no recursion).
+            if let place { _ = try compile(c.lhs, at: place.child(0)) }
+            throw error
+        }
+        if let fast { return fast }
         let lhs = try compile(c.lhs, at: place?.child(0))
         let rhs = try compile(c.rhs, at: place?.child(1))
         var prepared = ComparisonEvaluation.PreparedOperand.none
