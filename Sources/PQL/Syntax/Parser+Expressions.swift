@@ -232,14 +232,13 @@ extension Parser {
         let p = try parsePrimaryNode()
         // Leaves are recorded here; nodes with children record themselves, and a parenthesised
         // expression is recorded inside.
-        if positions.mark == mark {
-            if case .constant = p.node {} else if case .keyPath = p.node {} else if case .variable = p.node {} else if
-                case .evaluatedObject = p.node {} else if case .anyKey = p.node {} else {
-                // An expression passed whole as a %@ argument.
-                positions.subtree(p.node, from: t.start, to: previousEnd)
-                return p
-            }
+        guard positions.mark == mark else { return p }
+        switch p.node {
+        case .constant, .keyPath, .variable, .evaluatedObject, .anyKey:
             positions.node(from: t.start, to: previousEnd, since: mark)
+        default:
+            // An expression passed whole as a %@ argument.
+            positions.subtree(p.node, from: t.start, to: previousEnd)
         }
         return p
     }
