@@ -51,11 +51,12 @@ struct FilterCommand: ParsableCommand {
 
     func run() throws {
         let text = try PredicateSource.read(predicate)
-        let node = try values.parse(text)
+        let (node, map) = try values.parse(text)
         let sort = try sortKeys.map(Self.sortRule)
         let document = try Self.readDocument(file)
-        let query = PredicateQuery(node, sort: sort, offset: offset, limit: limit, variables: try values.bindings(),
+        var query = PredicateQuery(node, sort: sort, offset: offset, limit: limit, variables: try values.bindings(),
                                    limits: limitOptions.limits)
+        query.sourceMap = map
         let matches: [Int]
         do {
             matches = try query.indices(in: document.values, reader: PredicateValue.predicateReader)
@@ -64,8 +65,7 @@ struct FilterCommand: ParsableCommand {
             let place = error.elementIndex.map { i in
                 document.layout == .lines ? "line \(document.line(of: i))" : "element \(i) of the array (0-based, line \(document.line(of: i)))"
             }
-            throw UserFacingError(text: "error: \(error.message)" + (error.context.map { "\n  in: \($0)" } ?? "")
-                                  + (place.map { "\n  at: \($0)" } ?? "") + (error.hint.map { "\n  hint: \($0)" } ?? ""))
+            throw UserFacingError(text: error.userText(at: place))
         }
         var out = ""
         if indices {

@@ -23,7 +23,7 @@ struct FormatCommand: ParsableCommand {
 
     func run() throws {
         let text = try PredicateSource.read(predicate)
-        var node = try values.parse(text)
+        var node = try values.parse(text).tree
         node = try values.substitute(into: node)
         print(node.description)
     }

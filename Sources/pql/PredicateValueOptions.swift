@@ -17,7 +17,9 @@ struct PredicateValueOptions: ParsableArguments {
     var variables: [String] = []
 
     /// Parses the predicate with the `--arg` values.
-    func parse(_ text: String) throws -> PredicateNode {
+    /// The predicate with the place of each of its nodes, for errors found later (an unknown
+    /// key in the store, a failing sub-expression in memory).
+    func parse(_ text: String) throws -> (tree: PredicateNode, sourceMap: SourceMap) {
         var values: [Any?] = []
         for (i, json) in arguments.enumerated() {
             do {
@@ -27,7 +29,7 @@ struct PredicateValueOptions: ParsableArguments {
             }
         }
         do {
-            return try PredicateNode(format: text, argumentArray: values)
+            return try PredicateNode.parse(format: text, argumentArray: values)
         } catch {
             throw UserFacingError(text: error.rendered)
         }

@@ -17,9 +17,11 @@ struct RecordSelection: ParsableArguments {
     /// finds (an unknown key path) are shown with a caret under it.
     func query(_ entity: String) throws -> EntityQuery {
         let text = try PredicateSource.read(predicate)
-        var query = EntityQuery(entity, predicate: try values.parse(text), variables: try values.bindings(),
+        let (tree, map) = try values.parse(text)
+        var query = EntityQuery(entity, predicate: tree, variables: try values.bindings(),
                                 limits: limitOptions.limits)
         query.predicateText = text
+        query.sourceMap = map
         return query
     }
 }

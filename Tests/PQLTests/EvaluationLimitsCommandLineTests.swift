@@ -52,13 +52,17 @@ struct EvaluationLimitsCommandLineTests {
         #expect(a.status == 1)
         #expect(a.stderr == """
             error: cannot order a string against a number
-              in: age < 30
-              at: element 1 of the array (0-based, line 3)
-              hint: compare values of one kind; use CAST to convert
+             --> line 1, column 1
+              |
+            1 | age < 30
+              | ^~~~~~~~
+              = in: age < 30
+              = at: element 1 of the array (0-based, line 3)
+              = hint: compare values of one kind; use CAST to convert
 
             """, "\(a.stderr)")
         let l = try PQLProcess.run(["filter", "age < 30", lines.path])
-        #expect(l.stderr.contains("\n  at: line 4\n"), "\(l.stderr)")
+        #expect(l.stderr.contains("\n  = at: line 4\n"), "\(l.stderr)")
     }
 
     @Test("the REPL: .limits, the row of an error, .columns and .sort refused at once")
@@ -71,7 +75,7 @@ struct EvaluationLimitsCommandLineTests {
         #expect(r.status == 1)
         #expect(r.stdout.hasPrefix("steps 200,000,000, regex 1,000,000,000\nsteps 5,000, regex none\n"), "\(r.stdout)")
         #expect(r.stderr.contains("error: the evaluation took more than 5,000 steps, its limit"), "\(r.stderr)")
-        #expect(r.stderr.contains("in: age < 5\n  at: row 2\n"), "\(r.stderr)")
+        #expect(r.stderr.contains("= in: age < 5\n  = at: row 2\n"), "\(r.stderr)")
         #expect(r.stderr.contains("error: keypath 'nmae' not found in people\nhint: did you mean 'name'?"), "\(r.stderr)")
         #expect(r.stderr.contains("error: keypath 'agee' not found in people\nhint: did you mean 'age'?"), "\(r.stderr)")
         // .columns name took effect; the bad ones did not.

@@ -482,14 +482,15 @@ import Testing
         }
     }
 
-    @Test("rendered keeps tabs so the caret lines up, and counts characters")
+    @Test("rendered keeps tabs so the caret lines up, and counts terminal cells")
     func renderedTabsAndUnicode() {
         do { _ = try PredicateNode(format: "\tname == 'Zoë'\tAND ?") } catch {
             #expect(error.rendered.contains("1 | \tname == 'Zoë'\tAND ?\n"))
             #expect(error.rendered.contains("  | \t             \t    ^"))
         }
         do { _ = try PredicateNode(format: "名前 == ?") } catch {
-            #expect(error.rendered.contains("  |       ^"))
+            // Wide characters take two terminal cells each.
+            #expect(error.rendered.contains("  |         ^"), "\(error.rendered)")
         }
     }
 

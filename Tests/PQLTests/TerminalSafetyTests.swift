@@ -64,7 +64,7 @@ struct TerminalSafetyTests {
                                    environment: DemoCache.environment)
         #expect(r.status == 1)
         Self.expectNoControls(r.stderr)
-        #expect(r.stderr.contains("name == '␛[1m' AND nmae == 'x'\n                     ^^^^"), "\(r.stderr)")
+        #expect(r.stderr.contains("1 | name == '␛[1m' AND nmae == 'x'\n  |                    ^~~~\n"), "\(r.stderr)")
     }
 
     @Test("a long line is cut around the caret")

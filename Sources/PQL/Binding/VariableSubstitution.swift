@@ -43,12 +43,14 @@ extension PredicateNode {
         for (name, raw) in variables {
             if let e = PredicateValue.unwrap(raw) as? ExpressionNode { converted[name] = e; continue }
             guard let v = PredicateValue(any: raw) else {
+                // The canonical text parses back to this tree (D9): the parser places the variable in it.
                 let text = description
-                let needle = "$" + name
-                let offset = text.range(of: needle).map { text.utf8.distance(from: text.utf8.startIndex, to: $0.lowerBound) } ?? 0
+                let range = (try? PredicateNode.parse(format: text))
+                    .flatMap { $0.sourceMap.range(ofFirst: .expression(.variable(name)), in: $0.tree) }
+                let start = range?.offset ?? 0
                 let typeName = PredicateValue.unwrap(raw).map { "\(type(of: $0))" } ?? "nil"
                 throw Diagnostics.error(.argumentType, "the value for $\(name) of type \(typeName) has no predicate value",
-                                        start: offset, end: offset + needle.utf8.count, source: text,
+                                        start: start, end: start + (range?.length ?? 0), source: text,
                                         hint: "pass a string, number, Bool, Date, Data, array, set, dictionary or nil")
             }
             converted[name] = .constant(v)

@@ -24,6 +24,21 @@ public struct CompiledPredicate<Root>: @unchecked Sendable {
     /// let p = try CompiledPredicate(PredicateNode(format: "price < 10"), reader: EncodableValues.reader(for: Item.self))
     /// ```
     public init(_ predicate: PredicateNode, reader: ValueReader<Root>, functions: PredicateFunctions = .none) throws(PredicateEvaluationError) {
+        try self.init(predicate, reader: reader, functions: functions, sourceMap: nil)
+    }
+
+    /// Compiles with the ``SourceMap`` the predicate was parsed with: its errors, at compile
+    /// and at run time, carry the ``PredicateEvaluationError/range`` of the sub-expression that
+    /// failed. A map that does not fit the tree (the tree was changed since) is ignored.
+    ///
+    /// ```swift
+    /// let (tree, map) = try PredicateNode.parse(format: "a == 1 AND b + 1 > 2")
+    /// let p = try CompiledPredicate(tree, reader: PredicateValue.predicateReader, sourceMap: map)
+    /// do { _ = try p.evaluate(["a": 1, "b": "x"]) }
+    /// catch let e as PredicateEvaluationError { print(e.range!) }   // line 1, column 12: b + 1
+    /// ```
+    public init(_ predicate: PredicateNode, reader: ValueReader<Root>, functions: PredicateFunctions = .none,
+                sourceMap: SourceMap?) throws(PredicateEvaluationError) {
         // Trees built in code skipped the parser's nesting limit; compiling recurses.
         let depth = predicate.nestingDepth(cappedAt: PredicateNode.maxCompileDepth)
         if depth > PredicateNode.maxCompileDepth {
@@ -32,9 +47,10 @@ public struct CompiledPredicate<Root>: @unchecked Sendable {
         }
         self.predicate = predicate
         let compiler = EvaluatorCompiler(reader: reader, functions: functions)
+        let place = sourceMap.flatMap { $0.fits(predicate) ? SourcePlace(map: $0, node: $0.root) : nil }
         let (test, assigns) = try LargeStack.run(if: depth > PredicateNode.inlineCompileDepth) {
             () throws(PredicateEvaluationError) -> (PredicateFunction<Root>, Bool) in
-            (try compiler.compile(predicate), predicate.assignsVariables)
+            (try compiler.compile(predicate, at: place), predicate.assignsVariables)
         }
         self.assigns = assigns
         weight = predicate.nodeCount

@@ -19,29 +19,44 @@ struct EvaluatorCompiler<Root> {
 
     // MARK: Predicates
 
-    func compile(_ p: PredicateNode) throws(EvalError) -> PredicateFunction<Root> {
+    /// `place` is where `p` was written, when the predicate came with its ``SourceMap``: errors
+    /// then carry the range of the innermost node that raised them, at compile and run time.
+    func compile(_ p: PredicateNode, at place: SourcePlace? = nil) throws(EvalError) -> PredicateFunction<Root> {
+        guard let place else { return try compileNode(p, at: nil) }
+        let f: PredicateFunction<Root>
+        do throws(EvalError) { f = try compileNode(p, at: place) } catch { throw place.placing(error) }
+        // AND, OR and NOT raise nothing of their own at run time: their operands place their errors.
+        guard case .comparison = p else { return f }
+        return { root, state throws(EvalError) in
+            do throws(EvalError) { return try f(root, &state) } catch { throw place.placing(error) }
+        }
+    }
+
+    private func compileNode(_ p: PredicateNode, at place: SourcePlace?) throws(EvalError) -> PredicateFunction<Root> {
         switch p {
         case .constant(let b):
             return { _, _ in b }
         case .not(let inner):
-            let f = try compile(inner)
+            let f = try compile(inner, at: place?.child(0))
             return { root, state throws(EvalError) in try !f(root, &state) }
         case .and(let ps):
-            let fs = try ps.map { (q) throws(EvalError) in PredicateStep(try compile(q)) }
+            let places = SourcePlace.children(of: place, count: ps.count)
+            let fs = try ps.indices.map { (i) throws(EvalError) in PredicateStep(try compile(ps[i], at: places[place: i])) }
             return PredicateStep.all(fs[...])
         case .or(let ps):
-            let fs = try ps.map { (q) throws(EvalError) in PredicateStep(try compile(q)) }
+            let places = SourcePlace.children(of: place, count: ps.count)
+            let fs = try ps.indices.map { (i) throws(EvalError) in PredicateStep(try compile(ps[i], at: places[place: i])) }
             return PredicateStep.any(fs[...])
         case .comparison(let c):
             do throws(EvalError) {
-                return try compile(c)
+                return try compile(c, at: place)
             } catch {
                 throw error.located(c.description)
             }
         }
     }
 
-    func compile(_ original: ComparisonNode) throws(EvalError) -> PredicateFunction<Root> {
+    func compile(_ original: ComparisonNode, at place: SourcePlace? = nil) throws(EvalError) -> PredicateFunction<Root> {
         let options = try StringOptions(original.options)
         if original.op == .between, let e = SharedSemantics.betweenShapeError(original.rhs) { throw e }
         var c = original
@@ -51,13 +66,20 @@ struct EvaluatorCompiler<Root> {
                 return { _, _ in holds }
             }
             // Operands computed now are constants to the fast paths and the prepared forms.
-            if c.lhs.isRowIndependent && !c.lhs.isConstant { c.lhs = .constant(try SharedSemantics.evaluateConstant(c.lhs)) }
-            if c.rhs.isRowIndependent && !c.rhs.isConstant { c.rhs = .constant(try SharedSemantics.evaluateConstant(c.rhs)) }
+            if c.lhs.isRowIndependent && !c.lhs.isConstant { c.lhs = .constant(try place.folding(c.lhs, child: 0)) }
+            if c.rhs.isRowIndependent && !c.rhs.isConstant { c.rhs = .constant(try place.folding(c.rhs, child: 1)) }
             if c.op == .between, let e = SharedSemantics.betweenShapeError(c.rhs) { throw e }
         }
-        if let fast = try FastPaths.comparison(c, options: options, reader: reader) { return fast }
-        let lhs = try compile(c.lhs)
-        let rhs = try compile(c.rhs)
+        let fast: PredicateFunction<Root>?
+        do throws(EvalError) { fast = try FastPaths.comparison(c, options: options, reader: reader) } catch {
+            // A fast path reads its left key without compiling it: an unknown key of a typed
+            // value is that operand's error, placed there (a single key: no recursion).
+            if let place { _ = try compile(c.lhs, at: place.child(0)) }
+            throw error
+        }
+        if let fast { return fast }
+        let lhs = try compile(c.lhs, at: place?.child(0))
+        let rhs = try compile(c.rhs, at: place?.child(1))
         var prepared = ComparisonEvaluation.PreparedOperand.none
         if case .constant(let v) = c.rhs { prepared = try ComparisonEvaluation.prepare(c.op, rhs: v, options: options) }
         let op = c.op
@@ -111,11 +133,27 @@ struct EvaluatorCompiler<Root> {
 
     // MARK: Expressions
 
-    func compile(_ e: ExpressionNode) throws(EvalError) -> ExpressionFunction<Root> {
+    /// `place` as for predicates.
+    func compile(_ e: ExpressionNode, at place: SourcePlace? = nil) throws(EvalError) -> ExpressionFunction<Root> {
+        guard let place else { return try compileNode(e, at: nil) }
+        let f: ExpressionFunction<Root>
+        do throws(EvalError) { f = try compileNode(e, at: place) } catch { throw place.placing(error) }
+        // A constant and a list of operands raise nothing of their own at run time.
+        switch e {
+        case .constant, .aggregate: return f
+        default: break
+        }
+        return { root, state throws(EvalError) in
+            do throws(EvalError) { return try f(root, &state) } catch { throw place.placing(error) }
+        }
+    }
+
+    private func compileNode(_ e: ExpressionNode, at place: SourcePlace?) throws(EvalError) -> ExpressionFunction<Root> {
         if folds, !e.isConstant, e.isRowIndependent {
             let v = try SharedSemantics.evaluateConstant(e)
             return { _, _ in v }
         }
+        let kids = SourcePlace.children(of: place, count: e.positionedChildCount)
         switch e {
         case .constant(let v):
             return { _, _ in v }
@@ -133,7 +171,7 @@ struct EvaluatorCompiler<Root> {
         case .keyPath(let path):
             return try compileKeyPath(path)
         case .keyPathOn(let operand, let path):
-            let base = try compile(operand)
+            let base = try compile(operand, at: kids[place: 0])
             let rest = path[...]
             return { root, state throws(EvalError) in
                 let b = try base(root, &state)
@@ -142,7 +180,7 @@ struct EvaluatorCompiler<Root> {
                 return try KeyPathReading.value(b, path: rest)
             }
         case .aggregate(let elements):
-            let fs = try elements.map { (x) throws(EvalError) in try compile(x) }
+            let fs = try elements.indices.map { (i) throws(EvalError) in try compile(elements[i], at: kids[place: i]) }
             return { root, state throws(EvalError) in
                 var out: [PredicateValue] = []
                 out.reserveCapacity(fs.count)
@@ -156,7 +194,7 @@ struct EvaluatorCompiler<Root> {
             if [.distanceToLocation, .tokenize, .indexed].contains(f) {
                 throw EvalError.unsupported("\(f.selector) is a Core Location / Core Data internal with no meaning outside Apple platforms")
             }
-            let fs = try args.map { (x) throws(EvalError) in try compile(x) }
+            let fs = try args.indices.map { (i) throws(EvalError) in try compile(args[i], at: kids[place: i]) }
             if f.goesThroughCollection {
                 return { root, state throws(EvalError) in
                     var values: [PredicateValue] = []
@@ -180,9 +218,9 @@ struct EvaluatorCompiler<Root> {
                 return try FunctionEvaluation.apply(f, values)
             }
         case .index(let base, let sub):
-            let b = try compile(base)
+            let b = try compile(base, at: kids[place: 0])
             if case .expression(let i) = sub {
-                let idx = try compile(i)
+                let idx = try compile(i, at: kids[place: 1])
                 return { root, state throws(EvalError) in try IndexAccess.element(try b(root, &state), sub, try idx(root, &state)) }
             }
             return { root, state throws(EvalError) in try IndexAccess.element(try b(root, &state), sub, nil) }
@@ -191,8 +229,8 @@ struct EvaluatorCompiler<Root> {
                 throw EvalError.unsupported("FUNCTION selector '\(selector)' is not registered",
                                             hint: "register it: PredicateFunctions([\"\(selector)\": { target, args in … }])")
             }
-            let t = try compile(target)
-            let fs = try args.map { (x) throws(EvalError) in try compile(x) }
+            let t = try compile(target, at: kids[place: 0])
+            let fs = try args.indices.map { (i) throws(EvalError) in try compile(args[i], at: kids[place: i + 1]) }
             return { root, state throws(EvalError) in
                 let tv = try t(root, &state)
                 if tv.isNull { return .null }
@@ -203,17 +241,17 @@ struct EvaluatorCompiler<Root> {
                 }
             }
         case .cast(let value, let type):
-            let v = try compile(value), t = try compile(type)
+            let v = try compile(value, at: kids[place: 0]), t = try compile(type, at: kids[place: 1])
             return { root, state throws(EvalError) in try Casting.cast(try v(root, &state), to: try t(root, &state)) }
         case .ternary(let p, let a, let b):
-            let cond = try compile(p), x = try compile(a), y = try compile(b)
+            let cond = try compile(p, at: kids[place: 0]), x = try compile(a, at: kids[place: 1]), y = try compile(b, at: kids[place: 2])
             return { root, state throws(EvalError) in
                 if try cond(root, &state) { return try x(root, &state) }
                 return try y(root, &state)
             }
         case .subquery(let collection, let variable, let predicate):
-            let coll = try compile(collection)
-            let pred = try compile(predicate)
+            let coll = try compile(collection, at: kids[place: 0])
+            let pred = try compile(predicate, at: kids[place: 1])
             // Each element tested costs the inner predicate's nodes and the binding.
             let testWeight = predicate.nodeCount + 1
             return { root, state throws(EvalError) in
@@ -233,14 +271,14 @@ struct EvaluatorCompiler<Root> {
                 return .array(out)
             }
         case .assignment(let variable, let value):
-            let v = try compile(value)
+            let v = try compile(value, at: kids[place: 0])
             return { root, state throws(EvalError) in
                 let x = try v(root, &state)
                 state.variables[variable] = x
                 return x
             }
         case .setOperation(let op, let a, let b):
-            let x = try compile(a), y = try compile(b)
+            let x = try compile(a, at: kids[place: 0]), y = try compile(b, at: kids[place: 1])
             return { root, state throws(EvalError) in
                 let l = try x(root, &state), r = try y(root, &state)
                 guard let le = l.collectionElements ?? (l.isNull ? [] : nil),
@@ -337,6 +375,59 @@ extension BuiltinFunction {
         switch self {
         case .sum, .count, .min, .max, .average, .median, .mode, .stddev, .distinct: return true
         default: return false
+        }
+    }
+}
+
+/// Where a node being compiled was written: a node of a ``SourceMap``. Only predicates compiled
+/// with their map have places; the others compile as before, with no wrapping closures.
+struct SourcePlace {
+    let map: SourceMap
+    let node: SourceMap.Node
+
+    func child(_ i: Int) -> SourcePlace? {
+        map.child(i, of: node).map { SourcePlace(map: map, node: $0) }
+    }
+
+    /// The places of `place`'s `count` children (nils without a place), listed once: an OR of
+    /// many terms must not look its children up one by one.
+    static func children(of place: SourcePlace?, count: Int) -> [SourcePlace?] {
+        guard let place, count > 0 else { return [] }
+        return place.map.children(of: place.node).map { SourcePlace(map: place.map, node: $0) }
+    }
+
+    /// `error` placed at this node unless an inner node placed it already.
+    func placing(_ error: PredicateEvaluationError) -> PredicateEvaluationError {
+        error.placed(map.range(of: node), in: map.source)
+    }
+}
+
+extension Array where Element == SourcePlace? {
+    /// The `i`th place, nil past the end (every place of a tree compiled without a map).
+    subscript(place i: Int) -> SourcePlace? { i < count ? self[i] : nil }
+}
+
+extension Optional where Wrapped == SourcePlace {
+    /// The value of a row-independent operand, computed now; its errors placed at the operand.
+    func folding(_ e: ExpressionNode, child i: Int) throws(EvalError) -> PredicateValue {
+        do throws(EvalError) { return try SharedSemantics.evaluateConstant(e) } catch {
+            guard let operand = self?.child(i) else { throw error }
+            throw operand.placing(error)
+        }
+    }
+}
+
+extension ExpressionNode {
+    /// The number of children a ``SourceMap`` lists for this node.
+    var positionedChildCount: Int {
+        switch self {
+        case .constant, .evaluatedObject, .variable, .keyPath, .anyKey: return 0
+        case .keyPathOn, .assignment: return 1
+        case .aggregate(let items), .function(_, let items): return items.count
+        case .index(_, let sub): if case .expression = sub { return 2 } else { return 1 }
+        case .customFunction(_, _, let args): return args.count + 1
+        case .cast, .setOperation, .subquery: return 2
+        case .ternary: return 3
         }
     }
 }

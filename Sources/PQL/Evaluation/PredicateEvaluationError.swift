@@ -1,14 +1,18 @@
+import Foundation
+
 /// An error while compiling a predicate for a kind of value, or while evaluating it.
 ///
 /// ``context`` is the canonical text of the part of the predicate that failed, so a message
-/// can be shown beside the predicate the user wrote.
+/// can be shown beside the predicate the user wrote. When the predicate was compiled with its
+/// ``SourceMap``, ``source`` and ``range`` say where in the text the failing sub-expression
+/// was written, and ``rendered`` puts a caret under it.
 ///
 /// ```swift
 /// do { _ = try PredicateNode(format: "name < 5").evaluate(on: ["name": "Bo"] as PredicateValue) }
 /// catch let e as PredicateEvaluationError { print(e) }
 /// // cannot order a string against a number in name < 5
 /// ```
-public struct PredicateEvaluationError: Error, Hashable, Sendable, CustomStringConvertible {
+public struct PredicateEvaluationError: Error, Hashable, Sendable, CustomStringConvertible, LocalizedError {
     /// The families of evaluation errors, for programs that react to them.
     ///
     /// ```swift
@@ -64,6 +68,24 @@ public struct PredicateEvaluationError: Error, Hashable, Sendable, CustomStringC
     /// ``PredicateQuery`` or ``CompiledPredicate/evaluate(_:variables:limits:)`` call was given;
     /// nil for errors that belong to no element (compiling, a limit of the whole call).
     public var elementIndex: Int?
+    /// The predicate text ``range`` points into, when the predicate was compiled with its
+    /// ``SourceMap``.
+    ///
+    /// ```swift
+    /// let (tree, map) = try PredicateNode.parse(format: "x + 1 > 2")
+    /// do { _ = try CompiledPredicate(tree, reader: PredicateValue.predicateReader, sourceMap: map).evaluate(["x": "a"]) }
+    /// catch let e as PredicateEvaluationError { print(e.source!) }   // x + 1 > 2
+    /// ```
+    public var source: String?
+    /// Where in ``source`` the sub-expression that failed was written.
+    ///
+    /// ```swift
+    /// let (tree, map) = try PredicateNode.parse(format: "a == 1 AND b.c + 1 > 2")
+    /// do { _ = try CompiledPredicate(tree, reader: PredicateValue.predicateReader, sourceMap: map)
+    ///          .evaluate(["a": 1, "b": ["c": "x"]]) }
+    /// catch let e as PredicateEvaluationError { print(e.range!) }   // line 1, column 12 (b.c + 1)
+    /// ```
+    public var range: SourceRange?
 
     /// Creates an evaluation error; a ``PredicateFunctions`` closure may throw one to report its own failure.
     ///
@@ -83,8 +105,56 @@ public struct PredicateEvaluationError: Error, Hashable, Sendable, CustomStringC
         var s = message
         if let context { s += " in \(context)" }
         if let elementIndex { s += " on element \(elementIndex)" }
+        if let range { s += " at \(range)" }
         if let hint { s += " (hint: \(hint))" }
         return s
+    }
+
+    /// The message, so that `error.localizedDescription` reads as it should.
+    ///
+    /// ```swift
+    /// let e = PredicateEvaluationError(kind: .arithmetic, message: "arithmetic needs numbers, not a string")
+    /// (e as Error).localizedDescription   // "arithmetic needs numbers, not a string"
+    /// ```
+    public var errorDescription: String? { message }
+
+    /// The hint, for `LocalizedError` readers.
+    ///
+    /// ```swift
+    /// PredicateEvaluationError(kind: .arithmetic, message: "…", hint: "use CAST").recoverySuggestion   // "use CAST"
+    /// ```
+    public var recoverySuggestion: String? { hint }
+
+    /// The message with the predicate's line and a caret under the failing sub-expression
+    /// (``CaretRenderer``) when the error has a ``range``; else the ``description``, made safe
+    /// for a terminal.
+    ///
+    /// ```swift
+    /// let (tree, map) = try PredicateNode.parse(format: "a == 1 AND name < 5")
+    /// do { _ = try CompiledPredicate(tree, reader: PredicateValue.predicateReader, sourceMap: map)
+    ///          .evaluate(["a": 1, "name": "Bo"]) }
+    /// catch let e as PredicateEvaluationError { print(e.rendered) }
+    /// // error: cannot order a string against a number
+    /// //  --> line 1, column 12
+    /// //   |
+    /// // 1 | a == 1 AND name < 5
+    /// //   |            ^~~~~~~~
+    /// ```
+    public var rendered: String {
+        guard let source, let range else { return "error: " + TerminalText.visible(description) }
+        var notes: [String] = []
+        if let context { notes.append("in \(context)") }
+        if let elementIndex { notes.append("on element \(elementIndex)") }
+        return CaretRenderer.render(message: message, source: source, range: range, notes: notes, hint: hint)
+    }
+
+    /// The same error, placed at `range` of `source` unless it already has a place.
+    func placed(_ range: @autoclosure () -> SourceRange, in source: String) -> PredicateEvaluationError {
+        guard self.range == nil else { return self }
+        var e = self
+        e.range = range()
+        e.source = source
+        return e
     }
 
     /// The same error, on the element at `index` unless it already names one.

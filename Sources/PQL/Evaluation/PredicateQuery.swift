@@ -73,6 +73,15 @@ public struct PredicateQuery: Sendable {
     public var variables: [String: PredicateValue]
     /// The work budget of one run: the filter and the sort keys together.
     public var limits: EvaluationLimits
+    /// Where each node of ``predicate`` was written, from ``PredicateNode/parse(format:argumentArray:)``:
+    /// with it, errors carry the range of the sub-expression that failed.
+    ///
+    /// ```swift
+    /// let (tree, map) = try PredicateNode.parse(format: "age + 1 > 2")
+    /// var query = PredicateQuery(tree)
+    /// query.sourceMap = map
+    /// ```
+    public var sourceMap: SourceMap?
 
     /// Creates a query; a negative offset or limit counts as 0.
     ///
@@ -104,7 +113,7 @@ public struct PredicateQuery: Sendable {
     /// The positions of the result elements in `elements`, in result order.
     public func indices<Element>(in elements: [Element], reader: ValueReader<Element>,
                                  functions: PredicateFunctions = .none) throws(PredicateEvaluationError) -> [Int] {
-        let compiled = try CompiledPredicate(predicate, reader: reader, functions: functions)
+        let compiled = try CompiledPredicate(predicate, reader: reader, functions: functions, sourceMap: sourceMap)
         var matches = try elements.indices(matching: compiled, variables: variables, limits: limits)
         if !sort.isEmpty {
             // Read every sort key once, then sort indices.

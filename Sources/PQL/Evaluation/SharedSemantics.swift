@@ -105,13 +105,6 @@ package enum SharedSemantics {
     }
 }
 
-extension SourceRange {
-    /// The range of `length` bytes at UTF-8 `offset` in `source`, with its line and column.
-    package init(locating offset: Int, length: Int, in source: String) {
-        self.init(offset: offset, length: length, in: source)
-    }
-}
-
 extension SharedSemantics {
     /// A built-in function applied to evaluated arguments, as the evaluator applies it.
     package static func function(_ f: BuiltinFunction, _ args: [PredicateValue]) throws(PredicateEvaluationError) -> PredicateValue {

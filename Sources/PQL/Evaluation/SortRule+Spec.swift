@@ -6,7 +6,7 @@ extension SortRule {
     /// ```swift
     /// do { _ = try SortRule(spec: "name:up") } catch { print(error.kind) }   // unknownModifier("up")
     /// ```
-    public struct SpecError: Error, Hashable, Sendable {
+    public struct SpecError: Error, Hashable, Sendable, CustomStringConvertible, LocalizedError {
         /// What is wrong with the spec.
         ///
         /// ```swift
@@ -23,6 +23,27 @@ extension SortRule {
         public let kind: Kind
         /// The whole spec.
         public let spec: String
+
+        /// What is wrong with the spec, in a sentence.
+        ///
+        /// ```swift
+        /// do { _ = try SortRule(spec: "name:up") } catch { print(error) }
+        /// // sort spec 'name:up' has an unknown modifier 'up' (the modifiers are asc, desc, ci, localized, literal)
+        /// ```
+        public var description: String {
+            switch kind {
+            case .missingKeyPath: return "sort spec '\(spec)' has no key path (write key.path[:asc|:desc][:ci|:localized|:literal])"
+            case .unknownModifier(let m):
+                return "sort spec '\(spec)' has an unknown modifier '\(m)' (the modifiers are \(SortRule.specModifiers.joined(separator: ", ")))"
+            }
+        }
+
+        /// The ``description``, so that `error.localizedDescription` reads as it should.
+        ///
+        /// ```swift
+        /// do { _ = try SortRule(spec: ":desc") } catch { print(error.localizedDescription) }
+        /// ```
+        public var errorDescription: String? { description }
     }
 
     /// The modifiers a spec accepts after its key path (plus the aliases `ascending`,

@@ -6,7 +6,7 @@ import Foundation
 /// do { _ = try JSONReader.value(from: "[1, 2") } catch let e as JSONReadError { print(e) }
 /// // line 1, column 6: expected ',' or ']' in an array, found end of input
 /// ```
-public struct JSONReadError: Error, Hashable, Sendable, CustomStringConvertible {
+public struct JSONReadError: Error, Hashable, Sendable, CustomStringConvertible, LocalizedError {
     /// What is wrong, in one sentence.
     public let message: String
     /// UTF-8 byte offset into the input.
@@ -18,6 +18,14 @@ public struct JSONReadError: Error, Hashable, Sendable, CustomStringConvertible 
 
     /// Where and what: `line 3, column 7: expected a value`.
     public var description: String { "line \(line), column \(column): \(message)" }
+
+    /// The ``description``, so that `error.localizedDescription` names the place too.
+    ///
+    /// ```swift
+    /// do { _ = try JSONReader.value(from: "[1, 2") } catch { print(error.localizedDescription) }
+    /// // line 1, column 6: expected ',' or ']' in an array, found end of input
+    /// ```
+    public var errorDescription: String? { description }
 }
 
 /// Reads JSON text into ``PredicateValue``s: integers stay integers (`30` is `.int`, `30.0` is

@@ -6,6 +6,7 @@ extension Parser {
     mutating func parseBuiltinCall(name: String, nameStart: Int) throws(PredicateFormatError) -> Parsed {
         // Apple's selectors for CAST and `[ ]` (reference §4.7); they print in those forms.
         if name == "castObject:toType:" { return try parseCastArguments(start: nameStart) }
+        let mark = positions.mark
         if name == "objectFrom:withIndex:" {
             let (args, height) = try parseArgumentList()
             guard args.count == 2 else {
@@ -13,6 +14,7 @@ extension Parser {
                             from: nameStart, to: previousEnd, hint: "write collection[index]")
             }
             try checkHeight(height + 1)
+            positions.node(from: nameStart, to: previousEnd, since: mark)
             return (.index(args[0], .expression(args[1])), height + 1)
         }
         guard let function = BuiltinFunction(selector: name) else {
@@ -34,6 +36,7 @@ extension Parser {
                         from: nameStart, to: previousEnd,
                         hint: function == .random && args.count == 1 ? "for a random integer below n write randomn:(n)" : nil)
         }
+        positions.node(from: nameStart, to: previousEnd, since: mark)
         return (.function(function, args), height + 1)
     }
 
@@ -61,7 +64,7 @@ extension Parser {
 
     /// `FUNCTION(target, "selector", args…)`: the selector must be a string constant.
     mutating func parseFunctionForm() throws(PredicateFormatError) -> Parsed {
-        let start = current.start
+        let start = current.start, mark = positions.mark
         advance()
         let argsStart = current.start
         let (args, height) = try parseArgumentList()
@@ -73,13 +76,15 @@ extension Parser {
             throw error(.unexpectedToken, "the second argument of FUNCTION must be a selector string",
                         from: argsStart, to: previousEnd, hint: "write the selector in quotes, as in FUNCTION(SELF, 'double:', 2)")
         }
+        positions.dropSubtree(1, since: mark)
+        positions.node(from: start, to: previousEnd, since: mark)
         return (.customFunction(target: args[0], selector: selector, arguments: Array(args.dropFirst(2))), height + 1)
     }
 
     /// `TERNARY(predicate, whenTrue, whenFalse)`.
     mutating func parseTernary() throws(PredicateFormatError) -> Parsed {
         let ternary = current
-        let start = current.start
+        let start = current.start, mark = positions.mark
         advance()
         try enter()
         defer { leave() }
@@ -96,6 +101,7 @@ extension Parser {
         advance()
         let h = max(condition.height, a.height, b.height) + 1
         try checkHeight(h, at: ternary)
+        positions.node(from: start, to: previousEnd, since: mark)
         return (.ternary(condition.node, a.node, b.node), h)
     }
 
@@ -114,6 +120,7 @@ extension Parser {
             leave()
         }
         try expect(.leftParen, "'(' after SUBQUERY")
+        let mark = positions.mark
         let collection = try parseExpression()
         try expect(.comma, "',' after the collection", hint: "write SUBQUERY(collection, $x, $x.key > 1)")
         guard current.kind == .variable else {
@@ -126,6 +133,7 @@ extension Parser {
         try expect(.rightParen, "')' to close SUBQUERY")
         let h = max(collection.height, predicate.height) + 1
         try checkHeight(h, at: subquery)
+        positions.node(from: subquery.start, to: previousEnd, since: mark)
         return (.subquery(collection: collection.node, variable: variable, predicate: predicate.node), h)
     }
 
@@ -139,6 +147,7 @@ extension Parser {
 
     /// The `(value, type)` of `CAST` or `castObject:toType:`.
     mutating func parseCastArguments(start: Int) throws(PredicateFormatError) -> Parsed {
+        let mark = positions.mark
         let (args, height) = try parseArgumentList()
         guard args.count == 2 else {
             throw error(.wrongArgumentCount, "CAST takes a value and a type name, not \(args.count) arguments",
@@ -147,8 +156,10 @@ extension Parser {
         if case .constant(let value) = args[0], case .constant(.string(let type)) = args[1],
            let folded = CastFolding.fold(value, to: type) {
             // Still a level: the constant prints as this CAST again (D9).
+            positions.leaf(from: start, to: previousEnd, replacing: mark)
             return (.constant(folded), height + 1)
         }
+        positions.node(from: start, to: previousEnd, since: mark)
         return (.cast(args[0], type: args[1]), height + 1)
     }
 }

@@ -9,8 +9,10 @@ extension Parser {
             let name = current.text
             advance()
             advance()
+            let mark = positions.mark
             let value = try parseExpression()
             try checkHeight(value.height + 1, at: variable)
+            positions.node(from: variable.start, to: previousEnd, since: mark)
             return (.assignment(variable: name, value: value.node), value.height + 1)
         }
         return try parseBinary(minLevel: 0, seed: nil)
@@ -21,6 +23,8 @@ extension Parser {
     mutating func parseBinary(minLevel: Int, seed: Parsed?) throws(PredicateFormatError) -> Parsed {
         var lhs: Parsed
         if let seed { lhs = seed } else { lhs = try parseUnary() }
+        // Every operator node built here has the operand so far as its first child.
+        let (lhsMark, lhsStart) = positions.lastSubtree
         while let (op, level) = PrecedenceTable.binaryOperator(current), level >= minLevel {
             let opToken = current
             advance()
@@ -30,6 +34,7 @@ extension Parser {
             leave()
             let height = max(lhs.height, rhs.height) + 1
             try checkHeight(height, at: opToken)
+            positions.node(from: lhsStart, to: previousEnd, since: lhsMark)
             switch op {
             case .function(let f): lhs = (.function(f, [lhs.node, rhs.node]), height)
             case .set(let s): lhs = (.setOperation(s, lhs.node, rhs.node), height)
@@ -57,21 +62,26 @@ extension Parser {
                 } else {
                     value = .double(-integerLiteralAsDouble(literal))
                 }
+                positions.node(from: minus.start, to: literal.end, since: positions.mark)
                 return try postfixAfter((.constant(value), 1))
             }
             advance()
             try enter()
             defer { leave() }
+            let mark = positions.mark
             let operand = try parseUnary()
             try checkHeight(operand.height + 1, at: minus)
+            positions.node(from: minus.start, to: previousEnd, since: mark)
             return (.function(.negate, [operand.node]), operand.height + 1)
         case .tilde:
             let tilde = current
             advance()
             try enter()
             defer { leave() }
+            let mark = positions.mark
             let operand = try parseUnary()
             try checkHeight(operand.height + 1, at: tilde)
+            positions.node(from: tilde.start, to: previousEnd, since: mark)
             return (.function(.onesComplement, [operand.node]), operand.height + 1)
         case .plus:
             throw error(.unexpectedToken, "'+' cannot start an expression", hint: "remove the '+': numbers are positive unless negated")
@@ -130,19 +140,29 @@ extension Parser {
         var e = primary
         var path: [String] = []
         var kind = Path.none
+        // The primary is the subtree recorded last; everything built here starts with it.
+        let (mark, start) = positions.lastSubtree
         if !parenthesized {
             switch e.node {
-            case .keyPath(let p): path = p; kind = .onSelf; e.node = .evaluatedObject
-            case .keyPathOn(let operand, let p): path = p; kind = .on; e.node = operand
+            case .keyPath(let p):
+                path = p; kind = .onSelf; e.node = .evaluatedObject
+                positions.drop(since: mark)
+            case .keyPathOn(let operand, let p):
+                path = p; kind = .on; e.node = operand
+                positions.dropLast()
             default: break
             }
         }
         /// `e` with the pending key path applied.
-        func finished(_ e: Parsed, _ kind: Path, _ path: [String]) -> Parsed {
+        func finished(_ e: Parsed, _ kind: Path, _ path: [String], _ positions: inout SourceMapRecorder, end: Int) -> Parsed {
             switch kind {
             case .none: return e
-            case .onSelf: return (.keyPath(path), e.height)
-            case .on: return (.keyPathOn(e.node, path), e.height)
+            case .onSelf:
+                positions.node(from: start, to: end, since: mark)
+                return (.keyPath(path), e.height)
+            case .on:
+                positions.node(from: start, to: end, since: mark)
+                return (.keyPathOn(e.node, path), e.height)
             }
         }
         while true {
@@ -156,7 +176,7 @@ extension Parser {
                 }
                 path.append(contentsOf: components)
             case .leftBracket:
-                e = finished(e, kind, path)
+                e = finished(e, kind, path, &positions, end: previousEnd)
                 kind = .none
                 path = []
                 let open = current
@@ -175,10 +195,11 @@ extension Parser {
                 try expect(.rightBracket, "']'", hint: "close the index with ']'")
                 let h = max(e.height, subHeight) + 1
                 try checkHeight(h, at: open)
+                positions.node(from: start, to: previousEnd, since: mark)
                 e = (.index(e.node, sub), h)
             default:
                 try checkHeight(e.height)
-                return finished(e, kind, path)
+                return finished(e, kind, path, &positions, end: previousEnd)
             }
         }
     }
@@ -207,6 +228,22 @@ extension Parser {
     /// `primary`: literals, SELF, variables, format arguments, key paths, aggregates, calls and
     /// the special forms.
     mutating func parsePrimary() throws(PredicateFormatError) -> Parsed {
+        let t = current, mark = positions.mark
+        let p = try parsePrimaryNode()
+        // Leaves are recorded here; nodes with children record themselves, and a parenthesised
+        // expression is recorded inside.
+        guard positions.mark == mark else { return p }
+        switch p.node {
+        case .constant, .keyPath, .variable, .evaluatedObject, .anyKey:
+            positions.node(from: t.start, to: previousEnd, since: mark)
+        default:
+            // An expression passed whole as a %@ argument.
+            positions.subtree(p.node, from: t.start, to: previousEnd)
+        }
+        return p
+    }
+
+    private mutating func parsePrimaryNode() throws(PredicateFormatError) -> Parsed {
         let t = current
         switch t.kind {
         case .integer:
@@ -242,6 +279,7 @@ extension Parser {
             advance()
             let inner = try parseExpression()
             try expect(.rightParen, "')'", hint: "every '(' needs a matching ')'")
+            positions.widenLast(from: t.start, to: previousEnd)
             return inner
         case .identifier:
             return try parseIdentifierPrimary()
@@ -324,7 +362,7 @@ extension Parser {
     /// `aggregate = "{" , [ expression , { "," , expression } ] , "}"`. All-constant aggregates
     /// become one array constant, so `{1, 2}` and an array passed as `%@` are the same tree.
     mutating func parseAggregate() throws(PredicateFormatError) -> Parsed {
-        let open = current
+        let open = current, mark = positions.mark
         try enter()
         defer { leave() }
         advance()
@@ -351,9 +389,13 @@ extension Parser {
         var constants: [PredicateValue] = []
         constants.reserveCapacity(elements.count)
         for e in elements {
-            guard case .constant(let v) = e else { return (.aggregate(elements), height + 1) }
+            guard case .constant(let v) = e else {
+                positions.node(from: open.start, to: previousEnd, since: mark)
+                return (.aggregate(elements), height + 1)
+            }
             constants.append(v)
         }
+        positions.leaf(from: open.start, to: previousEnd, replacing: mark)
         // Still a level: the constant prints with these braces again (D9).
         return (.constant(.array(constants)), height + 1)
     }

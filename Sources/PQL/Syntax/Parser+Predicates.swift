@@ -24,6 +24,7 @@ extension Parser {
     /// `or-predicate` and `and-predicate`: one rule per entry of ``PrecedenceTable/logical``.
     /// Chains written without parentheses are flattened into one node.
     mutating func parseLogical(level: Int) throws(PredicateFormatError) -> PredicateOrExpression {
+        let start = current.start, mark = positions.mark
         let first = level + 1 < PrecedenceTable.logical.count
             ? try parseLogical(level: level + 1) : try parseNot()
         let connective = PrecedenceTable.logical[level]
@@ -42,6 +43,7 @@ extension Parser {
             height = max(height, operand.height)
         }
         try checkHeight(height + 1, at: connectiveToken)
+        positions.node(from: start, to: previousEnd, since: mark)
         return .predicate(connective == .and ? .and(operands) : .or(operands), height: height + 1)
     }
 
@@ -52,9 +54,11 @@ extension Parser {
         try enter()
         defer { leave() }
         advance()
+        let mark = positions.mark
         let parsed = try parseNot()
         let operand = try requirePredicate(parsed)
         try checkHeight(operand.height + 1, at: not)
+        positions.node(from: not.start, to: previousEnd, since: mark)
         return .predicate(.not(operand.node), height: operand.height + 1)
     }
 
@@ -63,8 +67,10 @@ extension Parser {
         let t = current
         if t.kind == .keyword {
             switch t.keyword {
-            case .truePredicate: advance(); return .predicate(.constant(true), height: 1)
-            case .falsePredicate: advance(); return .predicate(.constant(false), height: 1)
+            case .truePredicate, .falsePredicate:
+                advance()
+                positions.node(from: t.start, to: t.end, since: positions.mark)
+                return .predicate(.constant(t.keyword == .truePredicate), height: 1)
             case .any, .someQuantifier, .all, .noneQuantifier: return try parseQuantified()
             default: break
             }
@@ -76,6 +82,7 @@ extension Parser {
             advance()
             let inner = try parseLogical(level: 0)
             try expect(.rightParen, "')'", hint: "every '(' needs a matching ')'")
+            positions.widenLast(from: start, to: previousEnd)
             switch inner {
             case .predicate:
                 if let op = PrecedenceTable.comparisonOperator(current) {
@@ -102,24 +109,28 @@ extension Parser {
             throw error(.unexpectedToken, "quantifiers cannot be nested",
                         hint: "use one of ANY, ALL or NONE before the collection; nest collections with SUBQUERY")
         }
-        let start = current.start
+        let start = current.start, mark = positions.mark
         let lhs = try parseExpression()
         let quantifier: Quantifier = q.keyword == .all ? .all : .any
-        guard case .predicate(let p, let h) = try parseComparisonTail(lhs, start: start, quantifier: quantifier) else {
+        guard case .predicate(let p, let h) = try parseComparisonTail(lhs, start: start, quantifier: quantifier,
+                                                                       nodeStart: q.start) else {
             throw unexpected(expected: ["a comparison operator"],
                              hint: "\(q.keyword!.spelling) needs a comparison, as in \(q.keyword!.spelling) tags == 'a'")
         }
         guard q.keyword == .noneQuantifier else { return .predicate(p, height: h) }
         try checkHeight(h + 1, at: q)
+        positions.node(from: q.start, to: previousEnd, since: mark)
         return .predicate(.not(p), height: h + 1)
     }
 
     /// After an expression: a comparison operator makes it a comparison; anything else leaves
-    /// it an expression for the caller to judge.
-    mutating func parseComparisonTail(_ lhs: Parsed, start: Int, quantifier: Quantifier = .direct)
+    /// it an expression for the caller to judge. `lhs` is the subtree the parser recorded last;
+    /// the comparison's range starts at `nodeStart` (a quantifier) or else at `start`.
+    mutating func parseComparisonTail(_ lhs: Parsed, start: Int, quantifier: Quantifier = .direct, nodeStart: Int? = nil)
         throws(PredicateFormatError) -> PredicateOrExpression
     {
         let lhsEnd = previousEnd
+        let lhsMark = positions.lastSubtree.mark
         guard let op = PrecedenceTable.comparisonOperator(current) else {
             try rejectNegatedOperator(lhsStart: start, lhsEnd: lhsEnd)
             try rejectCustomSelector()
@@ -146,6 +157,7 @@ extension Parser {
                 : "join two comparisons with AND: \(first) \(op.symbol) \(middle) AND \(middle) \(next.symbol) \(third)"
             throw error(.chainedComparison, "comparisons cannot be chained", hint: hint)
         }
+        positions.node(from: nodeStart ?? start, to: previousEnd, since: lhsMark)
         return .predicate(.comparison(ComparisonNode(lhs.node, op, rhs.node, quantifier: quantifier, options: options)),
                           height: max(lhs.height, rhs.height) + 1)
     }

@@ -37,6 +37,8 @@ struct Parser {
     var subqueryDepth = 0
     /// Repeated keys and literals share one node.
     var leaves = LeafNodes()
+    /// Where each node was written, when the caller asked (``SourceMap``).
+    var positions: SourceMapRecorder
 
     /// A parsed expression with the height of its tree, so that operator chains count toward
     /// the nesting limit too.
@@ -44,10 +46,11 @@ struct Parser {
 
     /// `lexer` must be at the start of the input, which ``Lexer/scan(inlineBudget:)`` has read
     /// once already without an error.
-    private init(lexer: Lexer, source: String, arguments: ArgumentList) {
+    private init(lexer: Lexer, source: String, arguments: ArgumentList, recordsPositions: Bool) {
         self.lexer = lexer
         self.source = source
         self.arguments = arguments
+        positions = SourceMapRecorder(isOn: recordsPositions)
         current = Self.pull(&self.lexer)
     }
 
@@ -55,26 +58,42 @@ struct Parser {
 
     /// Parses a whole predicate format string.
     static func parsePredicate(_ source: String, arguments: ArgumentList) throws(PredicateFormatError) -> PredicateNode {
-        try run(source, arguments: arguments) { (parser) throws(PredicateFormatError) in
+        try parsePredicate(source, arguments: arguments, recordsPositions: false).node
+    }
+
+    /// Parses a whole predicate format string, with the ``SourceMap`` of its nodes when
+    /// `recordsPositions`.
+    static func parsePredicate(_ source: String, arguments: ArgumentList, recordsPositions: Bool)
+        throws(PredicateFormatError) -> (node: PredicateNode, map: SourceMap)
+    {
+        try run(source, arguments: arguments, recordsPositions: recordsPositions) { (parser) throws(PredicateFormatError) in
             guard parser.current.kind != .eof else {
                 throw parser.error(.unexpectedToken, "the predicate is empty", expected: ["a predicate"],
                                    hint: "write a comparison such as age > 30, or TRUEPREDICATE")
             }
             let p = try parser.parsePredicateRule()
             try parser.finish()
-            return p
+            return (p, parser.positions.map(source))
         }
     }
 
     /// Parses a whole expression format string (NSExpression(format:)).
     static func parseExpression(_ source: String, arguments: ArgumentList) throws(PredicateFormatError) -> ExpressionNode {
-        try run(source, arguments: arguments) { (parser) throws(PredicateFormatError) in
+        try parseExpression(source, arguments: arguments, recordsPositions: false).node
+    }
+
+    /// Parses a whole expression format string, with the ``SourceMap`` of its nodes when
+    /// `recordsPositions`.
+    static func parseExpression(_ source: String, arguments: ArgumentList, recordsPositions: Bool)
+        throws(PredicateFormatError) -> (node: ExpressionNode, map: SourceMap)
+    {
+        try run(source, arguments: arguments, recordsPositions: recordsPositions) { (parser) throws(PredicateFormatError) in
             guard parser.current.kind != .eof else {
                 throw parser.error(.unexpectedToken, "the expression is empty", expected: ["an expression"])
             }
             let e = try parser.parseExpression()
             try parser.finish()
-            return e.node
+            return (e.node, parser.positions.map(source))
         }
     }
 
@@ -85,7 +104,7 @@ struct Parser {
     /// Checks the length, reads the input once for lexical errors and the stack it may need,
     /// then parses it with tokens lexed a second time, one at a time, on a large stack when
     /// the first reading found deep nesting.
-    private static func run<T>(_ source: String, arguments: ArgumentList,
+    private static func run<T>(_ source: String, arguments: ArgumentList, recordsPositions: Bool,
                                _ body: @escaping (inout Parser) throws(PredicateFormatError) -> T) throws(PredicateFormatError) -> T {
         var text = source
         let count = text.utf8.count
@@ -101,7 +120,7 @@ struct Parser {
                 let lexer = Lexer(bytes: buffer, source: source)
                 // The buffer outlives the large-stack thread: LargeStack joins it before returning.
                 return .success(try LargeStack.run(if: deep) { () throws(PredicateFormatError) -> T in
-                    var parser = Parser(lexer: lexer, source: source, arguments: arguments)
+                    var parser = Parser(lexer: lexer, source: source, arguments: arguments, recordsPositions: recordsPositions)
                     return try body(&parser)
                 })
             } catch {

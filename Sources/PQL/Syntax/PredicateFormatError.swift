@@ -1,3 +1,5 @@
+import Foundation
+
 /// The one error type of PQL's front end: a format string that does not parse, or format
 /// arguments that do not fit it.
 ///
@@ -17,7 +19,7 @@
 ///     //   = hint: write NOT (name IN {'a'})
 /// }
 /// ```
-public struct PredicateFormatError: Error, Hashable, Sendable, CustomStringConvertible {
+public struct PredicateFormatError: Error, Hashable, Sendable, CustomStringConvertible, LocalizedError {
     /// The families of mistakes, for programs that react to them.
     ///
     /// ```swift
@@ -105,45 +107,31 @@ public struct PredicateFormatError: Error, Hashable, Sendable, CustomStringConve
         return s
     }
 
-    /// A compiler-style rendering: the message, the position, the source line and a caret
-    /// under the offending text, then the hint.
+    /// The message, so that `error.localizedDescription` reads as it should.
+    ///
+    /// ```swift
+    /// do { _ = try PredicateNode(format: "age >") } catch { print(error.localizedDescription) }
+    /// // expected an expression, found end of input
+    /// ```
+    public var errorDescription: String? { message }
+
+    /// The hint, for `LocalizedError` readers.
+    ///
+    /// ```swift
+    /// do { _ = try PredicateNode(format: "name NOT IN {'a'}") } catch { print(error.recoverySuggestion ?? "") }
+    /// // write NOT (name IN {'a'})
+    /// ```
+    public var recoverySuggestion: String? { hint }
+
+    /// A compiler-style rendering (``CaretRenderer``): the message, the position, the source
+    /// line and a caret under the offending text, then what was expected and the hint.
     ///
     /// Made for terminals: control characters of the input show as symbols (`␛`, `␇`…), never
     /// raw, and a long line is cut to the part around the caret, marked with `…`.
     public var rendered: String {
-        // Lines end at "\n" bytes, as SourceRange counts them ("\r\n" is one Character, so
-        // splitting the String would not split CRLF text); the "\r" is not shown.
-        let lines = source.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
-        var lineText = range.line - 1 < lines.count ? String(decoding: lines[range.line - 1], as: UTF8.self) : ""
-        if lineText.hasSuffix("\r") { lineText.removeLast() }
-        let number = String(range.line)
-        let gutter = String(repeating: " ", count: number.count)
-        let split = lineText.index(lineText.startIndex, offsetBy: range.column - 1, limitedBy: lineText.endIndex) ?? lineText.endIndex
-        let (head, tail) = TerminalText.window(before: lineText[..<split], after: lineText[split...])
-        // Tabs keep their width in the caret line so the caret stays under the text.
-        let prefix = TerminalText.blanks(under: head)
-        let width = min(caretWidth(), max(1, tail.count))
-        var out = "error: \(TerminalText.visible(message))\n"
-        out += "\(gutter)--> \(range)\n"
-        out += "\(gutter) |\n"
-        out += "\(number) | \(head)\(tail)\n"
-        out += "\(gutter) | \(prefix)^\(String(repeating: "~", count: max(0, width - 1)))"
-        if !expected.isEmpty && kind == .unexpectedToken {
-            out += "\n\(gutter) = expected \(TerminalText.visible(Self.list(expected))), found \(TerminalText.visible(found))"
-        }
-        if let hint { out += "\n\(gutter) = hint: \(TerminalText.visible(hint))" }
-        return out
-    }
-
-    /// The number of characters the range covers on its first line, as shown (at least 1).
-    private func caretWidth() -> Int {
-        guard range.length > 0 else { return 1 }
-        let utf8 = source.utf8
-        let start = utf8.index(utf8.startIndex, offsetBy: min(range.offset, utf8.count))
-        let end = utf8.index(start, offsetBy: min(range.length, utf8.distance(from: start, to: utf8.endIndex)))
-        let s = String(decoding: utf8[start..<end], as: UTF8.self)
-        let firstLine = s.prefix { $0 != "\n" }
-        return max(1, TerminalText.visible(String(firstLine), keepingLineBreaks: false).count)
+        let notes = !expected.isEmpty && kind == .unexpectedToken
+            ? ["expected \(Self.list(expected)), found \(found)"] : []
+        return CaretRenderer.render(message: message, source: source, range: range, notes: notes, hint: hint)
     }
 
     static func list(_ items: [String]) -> String {

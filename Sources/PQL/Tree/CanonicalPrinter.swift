@@ -251,10 +251,12 @@ enum CanonicalPrinter {
 
     // MARK: Constants
 
-    static func write(_ v: PredicateValue, to out: inout String) {
+    /// `booleanWords`: Booleans as `true` and `false`, for people (``PredicateValue/description``);
+    /// the canonical form prints Apple's `1` and `0`.
+    static func write(_ v: PredicateValue, to out: inout String, booleanWords: Bool = false) {
         switch v {
         case .null: out += "nil"
-        case .bool(let b): out += b ? "1" : "0"
+        case .bool(let b): out += booleanWords ? (b ? "true" : "false") : (b ? "1" : "0")
         case .int(let i): out += String(i)
         case .double(let d): writeDouble(d, to: &out)
         case .decimal(let d):
@@ -267,15 +269,15 @@ enum CanonicalPrinter {
         case .data(let data):
             out += "CAST("; writeString(data.base64EncodedString(), to: &out); out += ", \"NSData\")"
         case .array(let a):
-            writeList(a, to: &out)
+            writeList(a, to: &out, booleanWords: booleanWords)
         case .set(let a):
             // Sets have no order; sorting makes equal sets print alike, as dictionaries do.
-            out += "CAST("; writeList(canonicalOrder(a), to: &out); out += ", \"NSSet\")"
+            out += "CAST("; writeList(canonicalOrder(a), to: &out, booleanWords: booleanWords); out += ", \"NSSet\")"
         case .dictionary(let d):
             out += "CAST({"
             for (i, key) in d.keys.sorted().enumerated() {
                 if i > 0 { out += ", " }
-                out += "{"; writeString(key, to: &out); out += ", "; write(d[key]!, to: &out); out += "}"
+                out += "{"; writeString(key, to: &out); out += ", "; write(d[key]!, to: &out, booleanWords: booleanWords); out += "}"
             }
             out += "}, \"NSDictionary\")"
         }
@@ -285,7 +287,8 @@ enum CanonicalPrinter {
     /// the rest; ties are broken by the printed text.
     static func canonicalOrder(_ a: [PredicateValue]) -> [PredicateValue] {
         func key(_ v: PredicateValue) -> (rank: Int, number: Double, text: String) {
-            let text = v.description
+            var text = ""
+            write(v, to: &text)
             switch v {
             case .null: return (0, 0, text)
             case .bool, .int, .double, .decimal:
@@ -300,11 +303,11 @@ enum CanonicalPrinter {
             .map(\.1)
     }
 
-    private static func writeList(_ a: [PredicateValue], to out: inout String) {
+    private static func writeList(_ a: [PredicateValue], to out: inout String, booleanWords: Bool = false) {
         out += "{"
         for (i, e) in a.enumerated() {
             if i > 0 { out += ", " }
-            write(e, to: &out)
+            write(e, to: &out, booleanWords: booleanWords)
         }
         out += "}"
     }
@@ -373,10 +376,17 @@ extension ComparisonNode: CustomStringConvertible {
 }
 
 extension PredicateValue: CustomStringConvertible {
-    /// The value as it prints inside a predicate: `"text"`, `42`, `{1, 2}`, `nil`.
+    /// The value as people read it, written as in a predicate: `"text"`, `42`, `{1, 2}`, `nil`,
+    /// and Booleans as `true` and `false` (which parse back as Booleans). A predicate's
+    /// canonical text (``PredicateNode/description``) prints Booleans as Apple's `1` and `0`.
+    ///
+    /// ```swift
+    /// PredicateValue.bool(true).description                  // "true"
+    /// PredicateValue.array([.bool(false), .int(1)]).description   // "{false, 1}"
+    /// ```
     public var description: String {
         var s = ""
-        CanonicalPrinter.write(self, to: &s)
+        CanonicalPrinter.write(self, to: &s, booleanWords: true)
         return s
     }
 }

@@ -74,7 +74,7 @@ extension PredicateNode {
 }
 
 /// A node of either half of the tree, for walks that treat predicates and expressions alike.
-private enum TreeItem {
+enum TreeItem {
     case predicate(PredicateNode)
     case expression(ExpressionNode)
 

@@ -17,6 +17,16 @@ public struct EntityQuery: Hashable, Sendable {
     public var predicate: PredicateNode
     /// The predicate's text, when it was parsed from one: errors point into it.
     public var predicateText: String?
+    /// Where each node of ``predicate`` was written in ``predicateText``, as the parser
+    /// recorded it: store errors put their caret under the sub-expression they are about. Set
+    /// by ``init(_:where:_:sort:offset:limit:variables:limits:)``; ignored once it no longer
+    /// fits the predicate.
+    ///
+    /// ```swift
+    /// let q = try EntityQuery("Flight", where: "dep_delay > 5 AND nosuch == 1")
+    /// q.sourceMap?.source   // "dep_delay > 5 AND nosuch == 1"
+    /// ```
+    public var sourceMap: SourceMap?
     /// The sort keys, most significant first; ties are broken by primary key.
     public var sort: [SortRule]
     /// The most records to return; nil for no limit.
@@ -52,12 +62,13 @@ public struct EntityQuery: Hashable, Sendable {
     public init(_ entity: String, where format: String, _ arguments: [Any?] = [], sort: [SortRule] = [],
                 offset: Int = 0, limit: Int? = nil, variables: [String: PredicateValue] = [:],
                 limits: EvaluationLimits = .default) throws(StoreError) {
-        let node: PredicateNode
-        do { node = try PredicateNode(format: format, argumentArray: arguments) } catch {
+        let parsed: (tree: PredicateNode, sourceMap: SourceMap)
+        do { parsed = try PredicateNode.parse(format: format, argumentArray: arguments) } catch {
             throw StoreError(.syntax, error.message, hint: error.hint, source: format, range: error.range)
         }
-        self.init(entity, predicate: node, sort: sort, offset: offset, limit: limit, variables: variables, limits: limits)
+        self.init(entity, predicate: parsed.tree, sort: sort, offset: offset, limit: limit, variables: variables, limits: limits)
         predicateText = format
+        sourceMap = parsed.sourceMap
     }
 }
 

@@ -173,7 +173,8 @@ extension FetchTemplate {
         let missing = q.predicate.variableNames.subtracting(variables.keys)
         if let name = missing.sorted().first {
             throw StoreError(.unboundVariable, "fetch template '\(self.name)' needs a value for $\(name)",
-                             hint: "pass variables: [\"\(name)\": …]", source: predicate).located(in: predicate, at: "$" + name)
+                             hint: "pass variables: [\"\(name)\": …]", source: predicate,
+                             range: q.sourceMap?.range(ofFirst: .expression(.variable(name)), in: q.predicate))
         }
         q.variables = variables
         return q

@@ -45,7 +45,7 @@ extension PredicateStore {
         try importRows(into: entity, columns: table.importColumns) { (_, insert) throws(StoreError) in
             for (r, row) in table.rows.enumerated() {
                 do throws(StoreError) { try insert(row) } catch {
-                    throw StoreError(error.kind, "row \(r + 1): \(error.message)", hint: error.hint)
+                    throw error.reworded("row \(r + 1): \(error.message)")
                 }
             }
         }

@@ -25,7 +25,7 @@ struct SelectBuilder {
         self.model = model
         self.query = query
         entity = try model.entity(named: query.entity)
-        compiler = PredicateSQLCompiler(model: model, source: query.predicateText)
+        compiler = PredicateSQLCompiler(model: model)
         compiler.indexedColumns = indexedColumns
         scope = compiler.makeScope(entity, alias: "t0")
     }
@@ -43,7 +43,10 @@ struct SelectBuilder {
         let (query, scope) = (self.query, self.scope)
         let c = try LargeStack.run(if: depth > PredicateNode.inlineCompileDepth) { () throws(StoreError) in
             let predicate = query.variables.isEmpty ? query.predicate : query.predicate.substituting(query.variables)
-            return try compiler.compile(predicate, in: scope)
+            // Substituting values for variables keeps the tree's shape: the map still fits.
+            do throws(StoreError) { return try compiler.compile(predicate, in: scope) } catch {
+                throw error.placed(in: predicate, map: query.sourceMap)
+            }
         }
         self.compiler = compiler
         if c.sql != "1" { parts.append(c.sql) }

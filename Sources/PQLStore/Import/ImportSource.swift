@@ -139,7 +139,7 @@ public struct ImportSource: Sendable {
             }
         } catch {
             if error.message.hasPrefix("cannot read '") { throw error }
-            throw StoreError(error.kind, "\(file): \(error.message)", hint: error.hint)
+            throw error.reworded("\(file): \(error.message)")
         }
     }
 
@@ -207,7 +207,7 @@ public struct ImportSource: Sendable {
     private func pass<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
         do throws(StoreError) { return try body() } catch {
             guard let name, !error.message.hasPrefix("cannot read '") else { throw error }
-            throw StoreError(error.kind, "\(name): \(error.message)", hint: error.hint, source: error.source, range: error.range)
+            throw error.reworded("\(name): \(error.message)")
         }
     }
 
@@ -279,7 +279,7 @@ public struct ImportSource: Sendable {
                            _ body: (_ row: [PredicateValue], _ location: ImportLocation) throws(StoreError) -> Void) throws(StoreError) {
         try pass { () throws(StoreError) in
             func located(_ error: StoreError, _ at: ImportLocation) -> StoreError {
-                StoreError(error.kind, "\(at): \(error.message)", hint: error.hint, source: error.source, range: error.range)
+                error.reworded("\(at): \(error.message)")
             }
             if format == .csv {
                 try csvRows(columns) { (row, at) throws(StoreError) in

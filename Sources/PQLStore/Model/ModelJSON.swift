@@ -119,7 +119,8 @@ enum ModelFiles {
 }
 
 /// Where each entity, property and template came from in the file, to point the model
-/// validator's errors (which know names only) at the place to fix.
+/// validator's errors (which name their subject in ``StoreError/entity``,
+/// ``StoreError/property`` and ``StoreError/template``) at the place to fix.
 struct ModelLocations {
     var entities: [String: String] = [:]
     /// Keyed by "Entity.property".
@@ -127,36 +128,15 @@ struct ModelLocations {
     var templates: [String: String] = [:]
 
     func annotate(_ e: StoreError) -> StoreError {
-        guard let place = locate(e.message) else { return e }
-        return StoreError(e.kind, "\(e.message) (\(place))", hint: e.hint, source: e.source, range: e.range)
+        guard let place = locate(e) else { return e }
+        return e.reworded("\(e.message) (\(place))")
     }
 
-    private func locate(_ message: String) -> String? {
-        var best: (Int, String)?
-        for (key, place) in properties {
-            let parts = key.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
-            let entity = parts.first ?? "", property = parts.count > 1 ? parts[1] : ""
-            let dotted = Self.contains(message, key)
-            let quoted = message.contains("'\(entity)'") && message.contains("'\(property)'")
-            if (dotted || quoted), best.map({ key.count > $0.0 }) ?? true { best = (key.count, place) }
-        }
-        if let best { return best.1 }
-        for (name, place) in entities where message.contains("entity '\(name)'") || message.contains("constraint on \(name) ") {
-            return place
-        }
-        for (name, place) in templates where message.contains("template '\(name)'") { return place }
-        return nil
-    }
-
-    /// Whether `key` occurs in `message` not followed by more of a name.
-    private static func contains(_ message: String, _ key: String) -> Bool {
-        var rest = message[...]
-        while let r = rest.range(of: key) {
-            let next = rest[r.upperBound...].first
-            if next.map({ !($0.isLetter || $0.isNumber || $0 == "_") }) ?? true { return true }
-            rest = rest[r.upperBound...]
-        }
-        return false
+    private func locate(_ e: StoreError) -> String? {
+        if let template = e.template { return templates[template] }
+        guard let entity = e.entity else { return nil }
+        if let property = e.property, let place = properties["\(entity).\(property)"] { return place }
+        return entities[entity]
     }
 }
 
@@ -174,7 +154,7 @@ enum ModelJSONDecoder {
             return try decode(data)
         } catch {
             guard let file else { throw error }
-            throw StoreError(error.kind, "\(file): \(error.message)", hint: error.hint)
+            throw error.reworded("\(file): \(error.message)")
         }
     }
 
@@ -188,17 +168,27 @@ enum ModelJSONDecoder {
         var locations = ModelLocations()
         var entities: [ModelEntity] = []
         for (i, value) in try top.array("entities", required: true).enumerated() {
-            let e = try entity(value, path: "entities[\(i)]", locations: &locations)
+            let e: ModelEntity
+            do throws(StoreError) { e = try entity(value, path: "entities[\(i)]", locations: &locations) } catch {
+                throw error.about(entity: Self.name(of: value))
+            }
             entities.append(e)
         }
         var templates: [FetchTemplate] = []
         for (i, value) in try top.array("templates").enumerated() {
             let path = "templates[\(i)]"
-            let t = try template(value, path: path)
+            let t: FetchTemplate
+            do throws(StoreError) { t = try template(value, path: path) } catch { throw error.about(template: Self.name(of: value)) }
             locations.templates[t.name] = path
             templates.append(t)
         }
         do throws(StoreError) { return try StoreModel(entities, templates: templates) } catch { throw locations.annotate(error) }
+    }
+
+    /// The `"name"` of a model object, for naming the subject of its errors.
+    private static func name(of value: PredicateValue) -> String? {
+        if case .dictionary(let d) = value, case .string(let name)? = d["name"], !name.isEmpty { return name }
+        return nil
     }
 
     private static func entity(_ value: PredicateValue, path: String, locations: inout ModelLocations) throws(StoreError) -> ModelEntity {
@@ -209,13 +199,19 @@ enum ModelJSONDecoder {
                             table: try f.string("table"), primaryKey: try f.string("primaryKey") ?? "Z_PK")
         for (i, v) in try f.array("attributes").enumerated() {
             let p = "\(path).attributes[\(i)]"
-            let a = try attribute(v, path: p, entity: name)
+            let a: ModelAttribute
+            do throws(StoreError) { a = try attribute(v, path: p, entity: name) } catch {
+                throw error.about(entity: name, property: Self.name(of: v))
+            }
             locations.properties["\(name).\(a.name)"] = p
             e.attributes.append(a)
         }
         for (i, v) in try f.array("relationships").enumerated() {
             let p = "\(path).relationships[\(i)]"
-            let r = try relationship(v, path: p, entity: name)
+            let r: ModelRelationship
+            do throws(StoreError) { r = try relationship(v, path: p, entity: name) } catch {
+                throw error.about(entity: name, property: Self.name(of: v))
+            }
             locations.properties["\(name).\(r.name)"] = p
             e.relationships.append(r)
         }

@@ -1,3 +1,4 @@
+import Foundation
 import PQL
 
 /// Every error the store, its model and the SQL compiler raise: what went wrong, where (the
@@ -7,7 +8,7 @@ import PQL
 /// do { _ = try store.fetch(EntityQuery("Flight", where: "delay > 5")) }
 /// catch let error as StoreError { print(error.rendered) }   // unknown key 'delay' … did you mean 'dep_delay'?
 /// ```
-public struct StoreError: Error, Hashable, Sendable, CustomStringConvertible {
+public struct StoreError: Error, Hashable, Sendable, CustomStringConvertible, LocalizedError {
     /// The families of store errors, for programs that react to them.
     ///
     /// ```swift
@@ -86,6 +87,30 @@ public struct StoreError: Error, Hashable, Sendable, CustomStringConvertible {
     /// catch let e as StoreError { for c in e.modelChanges { print(c) } }   // attribute Person.age: type integer16 → string
     /// ```
     public var modelChanges: [ModelChange] = []
+    /// The entity the error is about, when it is about one: the entity of an unknown key, the
+    /// entity a model file or model check found wrong.
+    ///
+    /// ```swift
+    /// do { _ = try StoreModel(json: Data(#"{"entities": [{"name": "A", "attributes": [{"name": "x", "type": "float128"}]}]}"#.utf8)) }
+    /// catch let e as StoreError { print(e.entity ?? "-", e.property ?? "-") }   // A x
+    /// ```
+    public var entity: String?
+    /// The property (attribute, relationship, key) of ``entity`` the error is about.
+    ///
+    /// ```swift
+    /// do { _ = try store.fetch(EntityQuery("Flight", where: "airline.nme == 'x'")) }
+    /// catch let e as StoreError { print(e.entity ?? "", e.property ?? "") }   // Airline nme
+    /// ```
+    public var property: String?
+    /// The fetch template the error is about (a model file's template that does not fit).
+    ///
+    /// ```swift
+    /// do { _ = try StoreModel([ModelEntity("A")], templates: [FetchTemplate(name: "T", entity: "B", predicate: "TRUEPREDICATE")]) }
+    /// catch let e as StoreError { print(e.template ?? "") }   // T
+    /// ```
+    public var template: String?
+    /// The nodes the error passed through in the SQL compiler, until it is placed.
+    var trail = NodeTrail()
 
     /// Creates a store error, with the predicate text and the range it refers to when there is one.
     ///
@@ -123,77 +148,88 @@ public struct StoreError: Error, Hashable, Sendable, CustomStringConvertible {
         return s
     }
 
-    /// The message with the source line and a caret under the problem, for terminals: control
-    /// characters of the input show as symbols (`␛`, `␇`…), never raw, and a long line is cut
-    /// to the part around the caret.
+    /// The message, so that `error.localizedDescription` reads as it should.
+    ///
+    /// ```swift
+    /// do { _ = try store.count(EntityQuery("Flight", where: "delay > 5")) }
+    /// catch { print(error.localizedDescription) }   // keypath 'delay' not found in entity Flight
+    /// ```
+    public var errorDescription: String? { message }
+
+    /// The hint, for `LocalizedError` readers.
+    ///
+    /// ```swift
+    /// StoreError(.unknownKey, "keypath 'agee' not found", hint: "did you mean 'age'?").recoverySuggestion
+    /// ```
+    public var recoverySuggestion: String? { hint }
+
+    /// The message with the source line and a caret under the problem, by the renderer of
+    /// every PQL error (``CaretRenderer``): control characters of the input show as symbols
+    /// (`␛`, `␇`…), never raw, a long line is cut to the part around the caret, CRLF line ends
+    /// and wide characters keep the caret in place. Without a place, the ``description``.
     public var rendered: String {
         guard let source, let range else { return TerminalText.visible(description) }
-        let lines = source.split(separator: "\n", omittingEmptySubsequences: false)
-        guard range.line >= 1, range.line <= lines.count else { return TerminalText.visible(description) }
-        let line = lines[range.line - 1]
-        let split = line.index(line.startIndex, offsetBy: max(0, range.column - 1), limitedBy: line.endIndex) ?? line.endIndex
-        let (head, tail) = TerminalText.window(before: line[..<split], after: line[split...])
-        let caret = TerminalText.blanks(under: head)
-            + String(repeating: "^", count: max(1, min(range.length, tail.count)))
-        var s = "error: \(TerminalText.visible(message))\n  \(head)\(tail)\n  \(caret)"
-        if let hint { s += "\nhint: \(TerminalText.visible(hint))" }
-        return s
+        return CaretRenderer.render(message: message, source: source, range: range, hint: hint)
     }
 
-    /// The same error, located where `needle` occurs in `source` (key paths and operators
-    /// have no positions in the tree, so the store finds them in the text: see `offset(of:in:)`).
-    func located(in source: String?, at needle: String?) -> StoreError {
-        var e = self
-        guard let source else { return e }
-        e.source = source
-        if let needle, !needle.isEmpty, let offset = Self.offset(of: needle, in: source) {
-            e.range = SourceRange(locating: offset, length: needle.utf8.count, in: source)
-        }
+    /// The same error saying `message`: its place, subject and evaluator's error kept (a file
+    /// name or a row number put before the message must not lose them).
+    func reworded(_ message: String) -> StoreError {
+        var e = StoreError(kind, message, hint: hint, source: source, range: range)
+        e.evaluationError = evaluationError
+        e.entity = entity
+        e.property = property
+        e.template = template
         return e
     }
 
-    /// The UTF-8 offset of `needle` in `source`: preferably an occurrence outside quoted
-    /// strings that is a whole word (so `nam` is not found inside `name`, nor inside `'nam'`),
-    /// else the first occurrence.
-    static func offset(of needle: String, in source: String) -> Int? {
-        let text = Array(source.utf8), word = Array(needle.utf8)
-        guard !word.isEmpty, word.count <= text.count else { return nil }
-        func isWordByte(_ b: UInt8) -> Bool {
-            b >= 0x80 || b == UInt8(ascii: "_") || (b >= 0x30 && b <= 0x39) || ((b | 0x20) >= 0x61 && (b | 0x20) <= 0x7A)
-        }
-        var first: Int? = nil, outside: Int? = nil
-        var quote: UInt8? = nil
-        var i = 0
-        while i + word.count <= text.count {
-            let b = text[i]
-            if let q = quote {
-                if b == UInt8(ascii: "\\") { i += 2; continue }
-                if b == q { quote = nil }
-            } else if b == UInt8(ascii: "'") || b == UInt8(ascii: "\"") {
-                if first == nil, text[i..<(i + word.count)].elementsEqual(word) { first = i }
-                quote = b
-                i += 1
-                continue
-            }
-            if text[i..<(i + word.count)].elementsEqual(word) {
-                if first == nil { first = i }
-                if quote == nil {
-                    let before = i == 0 || !isWordByte(word[0]) || !isWordByte(text[i - 1])
-                    let end = i + word.count
-                    let after = end == text.count || !isWordByte(word[word.count - 1]) || !isWordByte(text[end])
-                    if before && after { return i }
-                    if outside == nil { outside = i }
-                }
-            }
-            i += 1
-        }
-        return outside ?? first
+    /// The same error, about `entity` (and its `property`, or a `template`), unless an inner
+    /// step named a subject already.
+    func about(entity: String? = nil, property: String? = nil, template: String? = nil) -> StoreError {
+        guard self.entity == nil && self.template == nil else { return self }
+        var e = self
+        e.entity = entity
+        e.property = property
+        e.template = template
+        return e
+    }
+
+    /// The same error, noting that it passed through the compilation of `node` (the SQL
+    /// compiler's predicate and operand functions call this as errors leave them).
+    func passing(through node: SourceMap.Item) -> StoreError {
+        guard range == nil else { return self }
+        var e = self
+        e.trail.items.append(node)
+        return e
+    }
+
+    /// The same error, placed in the predicate text at the innermost node it passed through,
+    /// as the parser recorded it (`map`); unplaced when the map is missing or does not fit.
+    func placed(in tree: PredicateNode, map: SourceMap?) -> StoreError {
+        guard range == nil, let map else { return self }
+        var e = self
+        e.source = map.source
+        e.range = map.range(ofInnermost: trail.items.reversed(), in: tree) ?? map.range(of: map.root)
+        e.trail = NodeTrail()
+        return e
     }
 
     static func unknownKey(_ key: String, entity: String, candidates: [String]) -> StoreError {
         let near = SharedSemantics.nearestNames(to: key, in: candidates)
         let hint = near.isEmpty ? "the entity's keys are: \(candidates.sorted().prefix(12).joined(separator: ", "))"
                                 : "did you mean \(near.map { "'\($0)'" }.joined(separator: " or "))?"
-        return StoreError(.unknownKey, "keypath '\(key)' not found in entity \(entity)", hint: hint)
+        var e = StoreError(.unknownKey, "keypath '\(key)' not found in entity \(entity)", hint: hint)
+        e.entity = entity
+        e.property = key
+        return e
     }
+}
+
+/// The nodes an error left on its way out of the SQL compiler, innermost first. Bookkeeping,
+/// not part of what the error says: two errors are equal whatever their trails.
+struct NodeTrail: Hashable, Sendable {
+    var items: [SourceMap.Item] = []
+
+    static func == (a: NodeTrail, b: NodeTrail) -> Bool { true }
+    func hash(into hasher: inout Hasher) {}
 }

@@ -46,7 +46,7 @@ extension StoreModel {
             let f = SQLName.key(e.name)
             if let other = entityNames[f], !SQLName.identical(other, e.name) {
                 throw StoreError(.invalidModel, "entities '\(other)' and '\(e.name)' differ only in case, which SQLite ignores in table names",
-                                 hint: "rename one of them; as they are, both would use one table")
+                                 hint: "rename one of them; as they are, both would use one table").about(entity: e.name)
             }
             entityNames[f] = e.name
         }
@@ -55,11 +55,12 @@ extension StoreModel {
             let f = SQLName.key(root.table)
             if let other = tables[f] {
                 throw StoreError(.invalidModel, "entities '\(other)' and '\(root.name)' would share one table: SQLite takes '\(root.table)' for '\(try entity(named: other).table)'",
-                                 hint: "give each entity a table name of its own that differs in more than case")
+                                 hint: "give each entity a table name of its own that differs in more than case").about(entity: root.name)
             }
             if f == SQLName.key(StoreSchema.metadataTable) || SQLName.isSQLiteInternal(root.table) {
                 throw StoreError(.invalidModel, "entity '\(root.name)' cannot use the table name '\(root.table)': the store or SQLite keeps it for itself",
                                  hint: "choose a name that is not \(StoreSchema.metadataTable) and does not start with sqlite_ (in any case)")
+                    .about(entity: root.name)
             }
             tables[f] = root.name
             try checkColumns(of: root)
@@ -79,6 +80,13 @@ extension StoreModel {
                 case .entityColumn: "the entity column"
                 case .attribute(let e, let n, _): "attribute \(e).\(n)"
                 case .foreignKey(let e, let n): "relationship \(e).\(n)"
+                }
+            }
+
+            var subject: (entity: String, name: String)? {
+                switch self {
+                case .key, .entityColumn: nil
+                case .attribute(let e, let n, _), .foreignKey(let e, let n): (e, n)
                 }
             }
         }
@@ -103,6 +111,7 @@ extension StoreModel {
             throw StoreError(.invalidModel, "\(earlier.description) and \(owner.description) \(what)",
                              hint: reserved ? "rename it, or map it to another column; the store keeps '\(name)' for itself"
                                             : "rename one of them, or map it to another column")
+                .about(entity: owner.subject?.entity ?? root.name, property: owner.subject?.name)
         }
         try claim(root.primaryKey, .key)
         let tree = descendants(root)

@@ -31,7 +31,7 @@ public struct StoreModel: Hashable, Sendable {
         self.templates = templates
         var index: [String: Int] = [:]
         for (i, e) in entities.enumerated() {
-            guard index[e.name] == nil else { throw StoreError(.invalidModel, "entity '\(e.name)' is declared twice") }
+            guard index[e.name] == nil else { throw StoreError(.invalidModel, "entity '\(e.name)' is declared twice").about(entity: e.name) }
             index[e.name] = i
         }
         self.index = index
@@ -123,36 +123,41 @@ public struct StoreModel: Hashable, Sendable {
             let identifiers = [e.name, e.table, e.primaryKey] + e.attributes.flatMap { [$0.name, $0.column] } + e.relationships.flatMap { [$0.name, $0.foreignKeyColumn] }
             if let bad = identifiers.first(where: { $0.utf8.contains(0) }) {
                 throw StoreError(.invalidModel, "entity '\(e.name)' uses a name with a NUL character: \(bad.debugDescription)",
-                                 hint: "remove the NUL from the name; SQLite cannot store it in an identifier")
+                                 hint: "remove the NUL from the name; SQLite cannot store it in an identifier").about(entity: e.name)
             }
             if let p = e.parent, !contains(p) {
-                throw StoreError(.invalidModel, "entity '\(e.name)' names an unknown parent '\(p)'")
+                throw StoreError(.invalidModel, "entity '\(e.name)' names an unknown parent '\(p)'").about(entity: e.name)
             }
-            if lineage(e).count > entities.count { throw StoreError(.invalidModel, "entity '\(e.name)' is its own ancestor") }
+            if lineage(e).count > entities.count { throw StoreError(.invalidModel, "entity '\(e.name)' is its own ancestor").about(entity: e.name) }
             var names: Set<String> = []
             for a in allAttributes(e) {
-                guard !a.name.isEmpty, !a.name.hasPrefix("@") else { throw StoreError(.invalidModel, "entity '\(e.name)' has an attribute with an invalid name '\(a.name)'") }
-                guard names.insert(a.name).inserted else { throw StoreError(.invalidModel, "entity '\(e.name)' declares '\(a.name)' twice") }
+                guard !a.name.isEmpty, !a.name.hasPrefix("@") else { throw StoreError(.invalidModel, "entity '\(e.name)' has an attribute with an invalid name '\(a.name)'").about(entity: e.name, property: a.name) }
+                guard names.insert(a.name).inserted else { throw StoreError(.invalidModel, "entity '\(e.name)' declares '\(a.name)' twice").about(entity: e.name, property: a.name) }
             }
             for r in allRelationships(e) {
-                guard names.insert(r.name).inserted else { throw StoreError(.invalidModel, "entity '\(e.name)' declares '\(r.name)' twice") }
+                guard names.insert(r.name).inserted else { throw StoreError(.invalidModel, "entity '\(e.name)' declares '\(r.name)' twice").about(entity: e.name, property: r.name) }
                 guard contains(r.destination) else {
                     throw StoreError(.invalidModel, "relationship \(e.name).\(r.name) leads to an unknown entity '\(r.destination)'")
+                        .about(entity: e.name, property: r.name)
                 }
-                if r.isToMany { _ = try storingInverse(of: r, on: e) }
+                if r.isToMany {
+                    do throws(StoreError) { _ = try storingInverse(of: r, on: e) } catch { throw error.about(entity: e.name, property: r.name) }
+                }
                 if let inv = r.inverse, let dest = try? entity(named: r.destination),
                    !allRelationships(dest).contains(where: { $0.name == inv }) {
                     throw StoreError(.invalidModel, "relationship \(e.name).\(r.name) names an inverse '\(inv)' that \(r.destination) lacks")
+                        .about(entity: e.name, property: r.name)
                 }
             }
             for group in e.indexes + e.uniqueness {
                 for name in group where !names.contains(name) {
                     throw StoreError(.invalidModel, "index or uniqueness constraint on \(e.name) names an unknown key '\(name)'")
+                        .about(entity: e.name, property: name)
                 }
             }
         }
         for t in templates {
-            guard contains(t.entity) else { throw StoreError(.invalidModel, "fetch template '\(t.name)' names an unknown entity '\(t.entity)'") }
+            guard contains(t.entity) else { throw StoreError(.invalidModel, "fetch template '\(t.name)' names an unknown entity '\(t.entity)'").about(template: t.name) }
         }
         try checkSQLNames()
     }

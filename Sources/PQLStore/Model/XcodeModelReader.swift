@@ -118,9 +118,13 @@ struct XcodeModelReader {
         var templates: [FetchTemplate] = []
         for child in root.children {
             switch child.name {
-            case "entity": entities.append(try entity(child, &locations))
+            case "entity":
+                do throws(StoreError) { entities.append(try entity(child, &locations)) } catch {
+                    throw error.about(entity: child["name"])
+                }
             case "fetchRequest":
-                let t = try template(child)
+                let t: FetchTemplate
+                do throws(StoreError) { t = try template(child) } catch { throw error.about(template: child["name"]) }
                 locations.templates[t.name] = "\(file), line \(child.line)"
                 templates.append(t)
             default: break   // configurations, the diagram's <elements>, userInfo: nothing to store
@@ -154,12 +158,20 @@ struct XcodeModelReader {
         for child in x.children {
             switch child.name {
             case "attribute":
-                if let a = try attribute(child, entity: name) {
+                let attribute: ModelAttribute?
+                do throws(StoreError) { attribute = try self.attribute(child, entity: name) } catch {
+                    throw error.about(entity: name, property: child["name"])
+                }
+                if let a = attribute {
                     locations.properties["\(name).\(a.name)"] = "\(file), line \(child.line)"
                     e.attributes.append(a)
                 }
             case "relationship":
-                if let r = try relationship(child, entity: name) {
+                let relationship: ModelRelationship?
+                do throws(StoreError) { relationship = try self.relationship(child, entity: name) } catch {
+                    throw error.about(entity: name, property: child["name"])
+                }
+                if let r = relationship {
                     locations.properties["\(name).\(r.name)"] = "\(file), line \(child.line)"
                     e.relationships.append(r)
                 }

@@ -28,7 +28,7 @@ extension PredicateSQLCompiler {
             case .scalar(let x): element = x
             case .collection(let c):
                 throw fail(.unsupported, "invalid keypath '\(src.name).\(rest.joined(separator: "."))': too many to-many relationships (\(src.name), \(c.name))",
-                           hint: "nest the second one in a SUBQUERY: SUBQUERY(\(src.name), $x, ANY $x.\(c.name)… )", near: c.name)
+                           hint: "nest the second one in a SUBQUERY: SUBQUERY(\(src.name), $x, ANY $x.\(c.name)… )")
             case .values: break
             }
         }
@@ -54,24 +54,24 @@ extension PredicateSQLCompiler {
     mutating func aggregate(_ src: CollectionSource) throws(StoreError) -> SQLExpression {
         let ops = src.rest.filter { $0.hasPrefix("@") }
         guard ops.count == 1, let op = ops.first else {
-            throw fail(.unsupported, "only one collection operator per key path in the store", near: ops.last)
+            throw fail(.unsupported, "only one collection operator per key path in the store")
         }
         if op == "@count" {
             guard src.rest.last == "@count" else {
-                throw fail(.unsupported, "invalid keypath: it continues after @count", near: "@count")
+                throw fail(.unsupported, "invalid keypath: it continues after @count")
             }
             return try count(src)
         }
         guard let operation = SharedSemantics.Aggregate.Operation(rawValue: op), op.hasPrefix("@") else {
             throw fail(.unsupported, "the collection operator \(op) has no SQL form",
-                       hint: "the store supports @count, @sum, @avg, @min and @max; fetch and use \(op) in memory", near: op)
+                       hint: "the store supports @count, @sum, @avg, @min and @max; fetch and use \(op) in memory")
         }
         guard src.rest.first == op, src.rest.count > 1 else {
-            throw fail(.unsupported, "\(op) needs an attribute after it", hint: "write \(src.name).\(op).attribute", near: op)
+            throw fail(.unsupported, "\(op) needs an attribute after it", hint: "write \(src.name).\(op).attribute")
         }
         var plain = src
         plain.rest.removeFirst()
-        return try aggregate(operation, over: plain, near: op)
+        return try aggregate(operation, over: plain)
     }
 
     /// An aggregate over the values of a to-many key path (`rel.attr`, after a SUBQUERY's
@@ -82,8 +82,7 @@ extension PredicateSQLCompiler {
     /// evaluator's own aggregate (`pql_sum`, …: nil counted as 0 or an error, integer sums
     /// exact or an overflow error, non-numbers raised where memory raises them). `@min` and
     /// `@max` of numbers, strings and dates use SQLite's `min`/`max`, which skip NULL as they do.
-    mutating func aggregate(_ operation: SharedSemantics.Aggregate.Operation, over src: CollectionSource,
-                            near: String) throws(StoreError) -> SQLExpression {
+    mutating func aggregate(_ operation: SharedSemantics.Aggregate.Operation, over src: CollectionSource) throws(StoreError) -> SQLExpression {
         var value: SQLExpression? = nil
         let (from, conditions) = try elements(of: src, correlated: true) { _, _, element throws(StoreError) in
             value = element
@@ -91,8 +90,7 @@ extension PredicateSQLCompiler {
         }
         guard let value, !value.isObject else {
             throw fail(.unsupported, "\(operation.rawValue) needs an attribute of \(src.name)'s objects",
-                       hint: "write \(operation.rawValue.hasPrefix("@") ? "\(src.name).\(operation.rawValue).attribute" : "\(operation.rawValue)(\(src.name).attribute)")",
-                       near: near)
+                       hint: "write \(operation.rawValue.hasPrefix("@") ? "\(src.name).\(operation.rawValue).attribute" : "\(operation.rawValue)(\(src.name).attribute)")")
         }
         let select: String, kind: SQLKind
         let native = [.number, .string, .date].contains(value.kind.domain)
@@ -120,7 +118,7 @@ extension PredicateSQLCompiler {
         case .collection(let src) where src.filter == nil && !src.rest.contains(where: { $0.hasPrefix("@") }):
             if src.rest.isEmpty {
                 throw fail(.unsupported, "\(isAll ? "ALL" : "ANY") \(src.name) compares related objects, which has no SQL form",
-                           hint: "compare an attribute of them: \(isAll ? "ALL" : "ANY") \(src.name).attribute \(c.op.symbol) …", near: src.name)
+                           hint: "compare an attribute of them: \(isAll ? "ALL" : "ANY") \(src.name).attribute \(c.op.symbol) …")
             }
             let rhs = c.rhs
             let (from, conditions) = try elements(of: src, correlated: false, skipNullKeys: isAll) { compiler, inner, element throws(StoreError) in
@@ -151,8 +149,7 @@ extension PredicateSQLCompiler {
             return SQLCondition(sql: "(" + joined.joined(separator: isAll ? " AND " : " OR ") + ")", nullable: !isAll && parts.contains { $0.nullable })
         default:
             throw fail(.unsupported, "\(isAll ? "ALL" : "ANY") needs a to-many key path or a collection on its left",
-                       hint: "drop the quantifier for a single value, or quantify over a to-many relationship's attribute",
-                       near: c.lhs.keyName ?? (isAll ? "ALL" : "ANY"))
+                       hint: "drop the quantifier for a single value, or quantify over a to-many relationship's attribute")
         }
     }
 
@@ -175,7 +172,7 @@ extension PredicateSQLCompiler {
             if element.isObject || x.isObject { return try objectComparison(op, element, x) }
             return try compare(op, options: options, element, x)
         default:
-            throw fail(.unsupported, "this quantified comparison has no SQL form", near: op.symbol)
+            throw fail(.unsupported, "this quantified comparison has no SQL form")
         }
     }
 

@@ -5,7 +5,7 @@ extension PredicateSQLCompiler {
     mutating func compile(_ c: ComparisonNode, in scope: SQLScope) throws(StoreError) -> SQLCondition {
         let options: SharedSemantics.Options
         do { options = try SharedSemantics.Options(c.options) } catch {
-            throw fail(.unsupported, error.message, hint: error.hint, near: "[")
+            throw fail(.unsupported, error.message, hint: error.hint)
         }
         // What depends on no row is decided now, as the evaluator decides it when compiling
         // (ConstantFolding.swift): the same value, or the same error even for an empty table.
@@ -38,20 +38,23 @@ extension PredicateSQLCompiler {
             if l.isObject || r.isObject { return try objectComparison(c.op, l, r) }
             return try compare(c.op, options: options, l, r)
         case (_, .collection, _), (_, _, .collection):
+            // The caret goes under the to-many operand, not the whole comparison.
+            var toMany = c.rhs
+            if case .collection = lhs { toMany = c.lhs }
             throw fail(.unsupported, "a to-many key path cannot be compared with \(c.op.symbol) directly",
-                       hint: "use ANY, ALL or NONE before it, @count, or a SUBQUERY", near: c.lhs.keyName ?? c.rhs.keyName)
+                       hint: "use ANY, ALL or NONE before it, @count, or a SUBQUERY").passing(through: .expression(toMany))
         case (_, .values, _), (_, _, .values):
             if c.op == .between {
-                throw fail(.typeMismatch, "BETWEEN needs a collection of exactly two bounds on its right", hint: "write x BETWEEN {low, high}", near: "BETWEEN")
+                throw fail(.typeMismatch, "BETWEEN needs a collection of exactly two bounds on its right", hint: "write x BETWEEN {low, high}")
             }
             throw fail(.unsupported, "a collection cannot be compared with \(c.op.symbol) in the store",
-                       hint: "compare each element with ANY or ALL, or test membership with IN", near: c.op.symbol)
+                       hint: "compare each element with ANY or ALL, or test membership with IN")
         }
     }
 
     /// The evaluator's error, raised by the store (decision D3: same kind, message and hint).
     func evaluationError(_ e: PredicateEvaluationError) -> StoreError {
-        StoreError(evaluation: e).located(in: source, at: nil)
+        StoreError(evaluation: e)
     }
 
     /// One comparison of two scalars, exactly as `ComparisonEvaluation.apply` decides it.
@@ -238,7 +241,7 @@ extension PredicateSQLCompiler {
     /// `x BETWEEN {lo, hi}`.
     mutating func between(_ x: SQLExpression, _ bounds: [SQLExpression], options: SharedSemantics.Options) throws(StoreError) -> SQLCondition {
         guard bounds.count == 2 else {
-            throw fail(.typeMismatch, "BETWEEN needs exactly two bounds, not \(bounds.count)", hint: "write x BETWEEN {low, high}", near: "BETWEEN")
+            throw fail(.typeMismatch, "BETWEEN needs exactly two bounds, not \(bounds.count)", hint: "write x BETWEEN {low, high}")
         }
         var lo = bounds[0], hi = bounds[1]
         if x.isNullConstant { return decided(false, evaluating: [lo, hi]) }

@@ -27,20 +27,12 @@ struct CollectionSource {
     var filterScope: SQLScope? = nil
 }
 
-extension ExpressionNode {
-    /// The key text an error about this operand should point at.
-    var keyName: String? {
-        switch self {
-        case .keyPath(let p): return p.first
-        case .keyPathOn(_, let p): return p.first
-        case .variable(let v): return "$" + v
-        default: return nil
-        }
-    }
-}
-
 extension PredicateSQLCompiler {
     mutating func operand(_ e: ExpressionNode, in scope: SQLScope) throws(StoreError) -> SQLOperand {
+        do throws(StoreError) { return try operandNode(e, in: scope) } catch { throw error.passing(through: .expression(e)) }
+    }
+
+    private mutating func operandNode(_ e: ExpressionNode, in scope: SQLScope) throws(StoreError) -> SQLOperand {
         switch e {
         case .constant(.array(let items)), .constant(.set(let items)):
             return .values(items.map { bind($0) })
@@ -64,15 +56,15 @@ extension PredicateSQLCompiler {
             if case .aggregate(let items) = base, path.count == 1, ["@count", "@sum", "@avg", "@min", "@max"].contains(path[0]),
                !e.isRowIndependent {
                 // {a, b}.@sum: the evaluator's operator over the row's values.
-                return .scalar(try aggregateOfValues(path[0], items, in: scope, near: path[0]))
+                return .scalar(try aggregateOfValues(path[0], items, in: scope))
             }
             if e.isRowIndependent { return .scalar(bind(try fold(e))) }
             throw fail(.unsupported, "the key path '\(path.joined(separator: "."))' on \(base) has no SQL form",
-                       hint: "key paths in the store start at the entity or at a SUBQUERY variable", near: path.first)
+                       hint: "key paths in the store start at the entity or at a SUBQUERY variable")
         case .subquery(let collection, let variable, let predicate):
             guard case .collection(var src) = try operand(collection, in: scope), src.filter == nil else {
                 throw fail(.unsupported, "SUBQUERY needs a to-many key path as its collection",
-                           hint: "write SUBQUERY(toManyRelationship, $x, condition on $x)", near: "SUBQUERY")
+                           hint: "write SUBQUERY(toManyRelationship, $x, condition on $x)")
             }
             src.filter = (variable, predicate)
             src.filterScope = scope
@@ -80,7 +72,7 @@ extension PredicateSQLCompiler {
         default:
             return .scalar(try scalar(e, in: scope))
         }
-        throw fail(.unsupported, "\(e) has no SQL form", near: e.keyName)
+        throw fail(.unsupported, "\(e) has no SQL form")
     }
 
     /// A to-many path with a collection operator (`rel.@count`, `rel.@sum.x`) is one value per row.
@@ -93,6 +85,10 @@ extension PredicateSQLCompiler {
 
     /// An operand that must be one value per row.
     mutating func scalar(_ e: ExpressionNode, in scope: SQLScope) throws(StoreError) -> SQLExpression {
+        do throws(StoreError) { return try scalarNode(e, in: scope) } catch { throw error.passing(through: .expression(e)) }
+    }
+
+    private mutating func scalarNode(_ e: ExpressionNode, in scope: SQLScope) throws(StoreError) -> SQLExpression {
         switch e {
         case .constant(let v):
             if case .array = v { break }
@@ -104,7 +100,7 @@ extension PredicateSQLCompiler {
             case .scalar(let x): return x
             case .collection(let src):
                 throw fail(.unsupported, "to-many key '\(src.name)' not allowed here",
-                           hint: "use ANY/ALL/NONE, @count, @sum/@avg/@min/@max or a SUBQUERY over it", near: src.name)
+                           hint: "use ANY/ALL/NONE, @count, @sum/@avg/@min/@max or a SUBQUERY over it")
             case .values: break
             }
         case .variable(let name):
@@ -114,7 +110,7 @@ extension PredicateSQLCompiler {
                 return SQLExpression(sql: s.keyColumn, kind: .unknown, nullable: false, isObject: true)
             case nil:
                 throw fail(.unboundVariable, "no value for the variable $\(name)",
-                           hint: "pass it in the query's variables, or --var \(name)=VALUE on the command line", near: "$" + name)
+                           hint: "pass it in the query's variables, or --var \(name)=VALUE on the command line")
             }
         case .function(let f, let args):
             return try function(f, args, in: scope)
@@ -122,12 +118,12 @@ extension PredicateSQLCompiler {
             if e.isRowIndependent { return bind(try fold(e)) }
             if case .size = sub, case .collection(let src) = try operand(base, in: scope) { return try count(src) }
             throw fail(.unsupported, "the index [\(sub)] has no SQL form: a to-many relationship has no order in the store",
-                       hint: "use [SIZE] or @count; FIRST, LAST and numeric indexes work on arrays in memory", near: "[")
+                       hint: "use [SIZE] or @count; FIRST, LAST and numeric indexes work on arrays in memory")
         case .cast(let value, let type):
             if e.isRowIndependent { return bind(try fold(e)) }
             let x = try scalar(value, in: scope)
             guard case .constant(let typeName) = type else {
-                throw fail(.unsupported, "CAST needs a constant type name in the store", near: "CAST")
+                throw fail(.unsupported, "CAST needs a constant type name in the store")
             }
             let kind: SQLKind
             switch typeName {
@@ -149,17 +145,17 @@ extension PredicateSQLCompiler {
         case .setOperation:
             if e.isRowIndependent { return bind(try fold(e)) }
             throw fail(.unsupported, "UNION, INTERSECT and MINUS of key paths have no SQL form",
-                       hint: "filter in memory with PredicateQuery, or compare against a constant collection", near: "UNION")
+                       hint: "filter in memory with PredicateQuery, or compare against a constant collection")
         case .customFunction(_, let selector, _):
             throw fail(.unsupported, "FUNCTION(…, '\(selector)') has no SQL form",
-                       hint: "custom functions run in memory only; filter the fetched records with the evaluator", near: "FUNCTION")
+                       hint: "custom functions run in memory only; filter the fetched records with the evaluator")
         case .anyKey:
-            throw fail(.unsupported, "ANYKEY has no SQL form", near: "ANYKEY")
+            throw fail(.unsupported, "ANYKEY has no SQL form")
         case .assignment(let v, _):
-            throw fail(.unsupported, "the assignment $\(v) := … has no SQL form", hint: "bind variables before the fetch", near: ":=")
+            throw fail(.unsupported, "the assignment $\(v) := … has no SQL form", hint: "bind variables before the fetch")
         }
         throw fail(.unsupported, "a collection cannot stand where a single value is needed",
-                   hint: "compare with IN, or quantify with ANY/ALL", near: e.keyName)
+                   hint: "compare with IN, or quantify with ANY/ALL")
     }
 
     /// Evaluates a row-independent expression once, in memory.
@@ -176,38 +172,38 @@ extension PredicateSQLCompiler {
         switch f {
         case .count:
             guard args.count == 1 else { break }
-            if case .aggregate(let items) = args[0] { return try aggregateOfValues(f.selector, items, in: scope, near: "count") }
+            if case .aggregate(let items) = args[0] { return try aggregateOfValues(f.selector, items, in: scope) }
             guard case .collection(let src) = try operand(args[0], in: scope) else { break }
             return try count(src)
         case .sum, .average, .min, .max:
             // sum:({a, b}): the evaluator's function over the row's values.
             if args.count == 1, case .aggregate(let items) = args[0] {
-                return try aggregateOfValues(f.selector, items, in: scope, near: String(f.selector.dropLast()))
+                return try aggregateOfValues(f.selector, items, in: scope)
             }
             // sum:(rel.attr): the evaluator's function aggregate over the to-many's values.
             guard args.count == 1, case .collection(let src) = try operand(args[0], in: scope),
                   !src.rest.isEmpty, !src.rest.contains(where: { $0.hasPrefix("@") }),
                   let operation = SharedSemantics.Aggregate.Operation(rawValue: f.selector) else {
                 throw fail(.unsupported, "\(f.selector) in the store takes the values of a to-many key path",
-                           hint: "write \(f.selector)(relationship.attribute)", near: String(f.selector.dropLast()))
+                           hint: "write \(f.selector)(relationship.attribute)")
             }
-            return try aggregate(operation, over: src, near: String(f.selector.dropLast()))
+            return try aggregate(operation, over: src)
         case .median, .mode, .stddev, .distinct:
             throw fail(.unsupported, "\(f.selector) of a key path has no SQL form",
-                       hint: "fetch the records and compute \(f.selector) in memory", near: String(f.selector.dropLast()))
+                       hint: "fetch the records and compute \(f.selector) in memory")
         case .noindex:
             // noindex: keeps the value and stops SQLite from using an index for it (unary +).
             let x = try scalar(args[0], in: scope)
             return SQLExpression(sql: "(+\(x.sql))", kind: x.kind, nullable: x.nullable)
         case .distanceToLocation, .tokenize, .indexed:
-            throw fail(.unsupported, "\(f.selector) has no SQL form", near: String(f.selector.prefix { $0 != ":" }))
+            throw fail(.unsupported, "\(f.selector) has no SQL form")
         default: break
         }
         var parts = [bindRaw(.text(f.rawValue))]
         var kinds: [SQLKind] = []
         for a in args {
             let x = try scalar(a, in: scope)
-            if x.isObject { throw fail(.unsupported, "\(f.selector) cannot take a related object", near: a.keyName) }
+            if x.isObject { throw fail(.unsupported, "\(f.selector) cannot take a related object") }
             parts.append(x.sql)
             parts.append(bindRaw(.integer(x.tag)))
             kinds.append(x.kind)
@@ -220,16 +216,15 @@ extension PredicateSQLCompiler {
 
     /// `{a, b}.@sum`, `sum:({a, b})`, `count:({a, b})`…: an aggregate over values computed for the
     /// row, by the evaluator's own code (`pql_values`).
-    mutating func aggregateOfValues(_ name: String, _ items: [ExpressionNode], in scope: SQLScope,
-                                    near: String) throws(StoreError) -> SQLExpression {
+    mutating func aggregateOfValues(_ name: String, _ items: [ExpressionNode], in scope: SQLScope) throws(StoreError) -> SQLExpression {
         guard items.count <= Self.maxAggregateValues else {
             throw fail(.unsupported, "\(name) of more than \(Self.maxAggregateValues) values computed per row has no SQL form",
-                       hint: "compare fewer values, or aggregate a to-many relationship", near: near)
+                       hint: "compare fewer values, or aggregate a to-many relationship")
         }
         var parts = [bindRaw(.text(name))]
         for item in items {
             let x = try scalar(item, in: scope)
-            if x.isObject { throw fail(.unsupported, "\(name) cannot take a related object", near: item.keyName ?? near) }
+            if x.isObject { throw fail(.unsupported, "\(name) cannot take a related object") }
             parts.append(x.sql)
             parts.append(bindRaw(.integer(x.tag)))
         }

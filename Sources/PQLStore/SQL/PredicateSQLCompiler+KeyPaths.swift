@@ -22,7 +22,7 @@ extension PredicateSQLCompiler {
             if key.hasPrefix("@") || model.allAttributes(entity).contains(where: { $0.name == key }) { return }
             guard let r = model.allRelationships(entity).first(where: { $0.name == key }) else {
                 let candidates = model.allAttributes(entity).map(\.name) + model.allRelationships(entity).map(\.name)
-                throw StoreError.unknownKey(key, entity: entity.name, candidates: candidates).located(in: source, at: key)
+                throw StoreError.unknownKey(key, entity: entity.name, candidates: candidates)
             }
             entity = try model.entity(named: r.destination)
         }
@@ -39,12 +39,12 @@ extension PredicateSQLCompiler {
             let last = i == path.count - 1
             if key.hasPrefix("@") {
                 throw fail(.unsupported, "the collection operator \(key) needs a to-many relationship before it",
-                           hint: "write toManyRelationship.\(key)\(key == "@count" ? "" : ".attribute")", near: key)
+                           hint: "write toManyRelationship.\(key)\(key == "@count" ? "" : ".attribute")")
             }
             if let a = attributes(entity).first(where: { $0.name == key }) {
                 guard last else {
                     throw fail(.unsupported, "invalid keypath '\(whole.joined(separator: "."))': it continues after the attribute '\(key)'",
-                               hint: "\(key) is a \(a.type.rawValue); only relationships can be followed with '.'", near: path[i + 1])
+                               hint: "\(key) is a \(a.type.rawValue); only relationships can be followed with '.'")
                 }
                 let sql = SQLIdentifier.column(a.column, of: alias)
                 let nullable = a.isOptional || alias != scope.alias || model.root(entity).name != model.root(scope.entity).name
@@ -53,7 +53,7 @@ extension PredicateSQLCompiler {
             }
             guard let r = model.allRelationships(entity).first(where: { $0.name == key }) else {
                 let candidates = attributes(entity).map(\.name) + model.allRelationships(entity).map(\.name)
-                throw StoreError.unknownKey(key, entity: entity.name, candidates: candidates).located(in: source, at: key)
+                throw StoreError.unknownKey(key, entity: entity.name, candidates: candidates)
             }
             let l = try link(r, from: entity)
             if r.isToMany {

@@ -71,11 +71,11 @@ extension PredicateSQLCompiler {
                              scope: SQLScope) throws(StoreError) -> SQLCondition {
         if x.isNullConstant { return .alwaysFalse }
         if src.rest.contains(where: { $0.hasPrefix("@") }) || src.filter != nil {
-            throw fail(.unsupported, "IN needs the elements of a to-many key path, not an aggregate", near: src.name)
+            throw fail(.unsupported, "IN needs the elements of a to-many key path, not an aggregate")
         }
         if src.rest.isEmpty {
             throw fail(.unsupported, "membership in \(src.name) compares related objects, which has no SQL form",
-                       hint: "test an attribute: value IN \(src.name).attribute", near: src.name)
+                       hint: "test an attribute: value IN \(src.name).attribute")
         }
         let (from, conditions) = try elements(of: src, correlated: false, skipNullKeys: false) { compiler, _, element throws(StoreError) in
             guard let element else { return nil }

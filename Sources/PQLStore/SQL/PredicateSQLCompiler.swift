@@ -10,8 +10,6 @@ import PQL
 /// to-many ones become subqueries (`key IN (SELECT fk …)` for ANY, measured in reference §8.2).
 struct PredicateSQLCompiler {
     let model: StoreModel
-    /// The predicate text, for locating errors.
-    let source: String?
     var bindings = SQLBindings()
     /// Table aliases t1, t2, … (shared by every scope of one statement).
     private let aliases = AliasCounter()
@@ -26,9 +24,8 @@ struct PredicateSQLCompiler {
         case value(SQLExpression)
     }
 
-    init(model: StoreModel, source: String? = nil) {
+    init(model: StoreModel) {
         self.model = model
-        self.source = source
     }
 
     func nextAlias() -> String { aliases.next() }
@@ -38,8 +35,11 @@ struct PredicateSQLCompiler {
         SQLScope(entity: entity, storage: model.root(entity), alias: alias ?? nextAlias())
     }
 
-    func fail(_ kind: StoreError.Kind, _ message: String, hint: String? = nil, near: String? = nil) -> StoreError {
-        StoreError(kind, message, hint: hint).located(in: source, at: near)
+    /// An error about the node being compiled: the compile functions of predicates and
+    /// operands note their node on it as it passes (``StoreError/passing(through:)``), and the
+    /// innermost is where the caret goes.
+    func fail(_ kind: StoreError.Kind, _ message: String, hint: String? = nil) -> StoreError {
+        StoreError(kind, message, hint: hint)
     }
 
     mutating func bind(_ v: PredicateValue) -> SQLExpression {
@@ -61,6 +61,10 @@ struct PredicateSQLCompiler {
     // MARK: predicates
 
     mutating func compile(_ p: PredicateNode, in scope: SQLScope) throws(StoreError) -> SQLCondition {
+        do throws(StoreError) { return try compileNode(p, in: scope) } catch { throw error.passing(through: .predicate(p)) }
+    }
+
+    private mutating func compileNode(_ p: PredicateNode, in scope: SQLScope) throws(StoreError) -> SQLCondition {
         switch p {
         case .constant(let b): return b ? .alwaysTrue : .alwaysFalse
         case .and(let parts), .or(let parts):

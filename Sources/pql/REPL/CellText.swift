@@ -53,22 +53,7 @@ enum CellText {
         return w
     }
 
-    static func width(_ u: Unicode.Scalar) -> Int {
-        let v = u.value
-        if v < 0x300 { return 1 }
-        switch u.properties.generalCategory {
-        case .nonspacingMark, .enclosingMark, .format: return 0
-        default: break
-        }
-        switch v {
-        case 0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xA000...0xA4CF,
-             0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60, 0xFFE0...0xFFE6,
-             0x1F300...0x1F64F, 0x1F900...0x1F9FF, 0x20000...0x3FFFD:
-            return 2
-        default:
-            return 1
-        }
-    }
+    static func width(_ u: Unicode.Scalar) -> Int { TerminalText.cells(u) }
 
     /// `s` cut to at most `limit` cells, with an ellipsis when cut.
     static func truncated(_ s: String, to limit: Int) -> String {

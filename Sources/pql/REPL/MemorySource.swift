@@ -101,13 +101,15 @@ final class MemorySource: QuerySource {
         guard !keys.isEmpty else { return }
         let known = Set(keys.map(\.name))
         for path in KeyPathCollector.firstKeys(of: r.predicate) + r.sort.compactMap(\.keyPath.first) where !known.contains(path) && !path.hasPrefix("@") {
-            var message = "keypath '\(path)' not found in \(name)"
-            if let at = r.text.range(of: path) {
-                let (head, tail) = TerminalText.window(before: r.text[..<at.lowerBound], after: r.text[at.lowerBound...])
-                message += "\n  \(head)\(tail)\n  " + TerminalText.blanks(under: head)
-                    + String(repeating: "^", count: min(path.count, tail.count))
-            }
-            throw ReplError(message, hint: hint(for: path))
+            // The caret goes under the first key path that starts with the key, where the parser saw it.
+            let range = r.sourceMap?.range(ofFirstWhere: { item in
+                switch item {
+                case .expression(.keyPath(let p)): return p.first == path
+                default: return false
+                }
+            }, in: r.predicate)
+            throw ReplError("keypath '\(path)' not found in \(name)", hint: hint(for: path),
+                            place: range.map { (r.text, $0) })
         }
     }
 
@@ -152,15 +154,19 @@ final class MemorySource: QuerySource {
 
     private func matches(_ r: QueryRequest) throws -> [Int] {
         try checkKeys(r)
-        return try evaluate(PredicateQuery(r.predicate, variables: r.variables, limits: r.limits))
+        var query = PredicateQuery(r.predicate, variables: r.variables, limits: r.limits)
+        query.sourceMap = r.sourceMap
+        return try evaluate(query)
     }
 
     func count(_ r: QueryRequest) throws -> Int { try matches(r).count }
 
     func rows(_ r: QueryRequest, columns: [String]) throws -> [[PredicateValue]] {
         try checkKeys(r)
-        let page = try evaluate(PredicateQuery(r.predicate, sort: r.sort, offset: r.offset, limit: r.limit,
-                                               variables: r.variables, limits: r.limits))
+        var query = PredicateQuery(r.predicate, sort: r.sort, offset: r.offset, limit: r.limit,
+                                   variables: r.variables, limits: r.limits)
+        query.sourceMap = r.sourceMap
+        let page = try evaluate(query)
         let paths = columns.map { $0.split(separator: ".").map(String.init) }
         return page.map { i in paths.map { Self.value(at: $0[...], in: records[i]) } }
     }

@@ -48,6 +48,8 @@ struct QueryRequest {
     var variables: [String: PredicateValue]
     /// The work the query may do (`.limits`).
     var limits: EvaluationLimits
+    /// Where each node of `predicate` was written in `text`.
+    var sourceMap: SourceMap? = nil
 
     /// The same request without paging (for the count of all matches).
     var unpaged: QueryRequest {
@@ -62,13 +64,19 @@ struct QueryRequest {
 struct ReplError: Error {
     var message: String
     var hint: String?
+    /// The predicate text and the place in it the error is about, when there is one.
+    var place: (source: String, range: SourceRange)?
 
-    init(_ message: String, hint: String? = nil) {
+    init(_ message: String, hint: String? = nil, place: (source: String, range: SourceRange)? = nil) {
         self.message = message
         self.hint = hint
+        self.place = place
     }
 
-    var rendered: String { "error: \(message)" + (hint.map { "\nhint: \($0)" } ?? "") }
+    var rendered: String {
+        if let place { return CaretRenderer.render(message: message, source: place.source, range: place.range, hint: hint) }
+        return "error: \(message)" + (hint.map { "\nhint: \($0)" } ?? "")
+    }
 }
 
 /// Raised by the SIGINT handler while a query runs; cleared when the next one starts. Read by

@@ -86,8 +86,7 @@ final class ReplSession {
         case let e as StoreError: errorOutput(e.userFacing.text)
         case let e as PredicateEvaluationError:
             // Where: the part of the predicate, and the row it failed on (1-based, as tables count).
-            errorOutput("error: \(e.message)" + (e.context.map { "\n  in: \($0)" } ?? "")
-                        + (e.elementIndex.map { "\n  at: row \($0 + 1)" } ?? "") + (e.hint.map { "\nhint: \($0)" } ?? ""))
+            errorOutput(e.userText(at: e.elementIndex.map { "row \($0 + 1)" }))
         case let e as ReplError: errorOutput(e.rendered)
         default: errorOutput("error: \(error)")
         }
@@ -108,9 +107,11 @@ final class ReplSession {
     }
 
     func request(_ text: String) throws -> QueryRequest {
-        let node = try PredicateNode(format: text)
-        return QueryRequest(entity: try currentEntity(), text: text, predicate: node, sort: sort,
-                            offset: offset, limit: limit == 0 ? nil : limit, variables: variables, limits: limits)
+        let (node, map) = try PredicateNode.parse(format: text)
+        var r = QueryRequest(entity: try currentEntity(), text: text, predicate: node, sort: sort,
+                             offset: offset, limit: limit == 0 ? nil : limit, variables: variables, limits: limits)
+        r.sourceMap = map
+        return r
     }
 
     /// The columns a table shows: `.columns`, or the entity's attributes.

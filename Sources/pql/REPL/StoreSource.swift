@@ -48,6 +48,7 @@ final class StoreSource: QuerySource {
         var q = EntityQuery(r.entity, predicate: r.predicate, sort: r.sort, offset: r.offset, limit: r.limit,
                             variables: r.variables, limits: r.limits)
         q.predicateText = r.text
+        q.sourceMap = r.sourceMap
         return q
     }
 
