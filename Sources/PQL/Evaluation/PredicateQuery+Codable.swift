@@ -35,12 +35,22 @@ extension PredicateQuery: Codable {
     /// ```
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(try c.decodeIfPresent(PredicateNode.self, forKey: .predicate) ?? .constant(true),
+        // Parsed here rather than through PredicateNode's Decodable, to keep the positions:
+        // errors of the decoded query put their caret under the sub-expression that failed.
+        var node = PredicateNode.constant(true)
+        var map: SourceMap?
+        if let text = try c.decodeIfPresent(String.self, forKey: .predicate) {
+            do { (node, map) = try PredicateNode.parse(format: text) } catch {
+                throw DecodingError.parseFailure(error, in: c.codingPath + [CodingKeys.predicate], what: "predicate")
+            }
+        }
+        self.init(node,
                   sort: try c.decodeIfPresent([SortRule].self, forKey: .sort) ?? [],
                   offset: try c.decodeIfPresent(Int.self, forKey: .offset) ?? 0,
                   limit: try c.decodeIfPresent(Int.self, forKey: .limit),
                   variables: try c.decodeIfPresent([String: PredicateValue].self, forKey: .variables) ?? [:],
                   limits: try c.decodeIfPresent(EvaluationLimits.self, forKey: .limits) ?? .default)
+        sourceMap = map
     }
 }
 

@@ -9,7 +9,7 @@ extension PredicateQuery {
     ///     .run(on: [Item(name: "pen", price: 2.5), Item(name: "lamp", price: 30)])   // [pen]
     /// ```
     public func run<S: Sequence>(on elements: S, functions: PredicateFunctions = .none) throws(PredicateEvaluationError) -> [S.Element]
-        where S.Element: Encodable
+        where S.Element: Encodable & SendableMetatype
     {
         let array = Array(elements)
         return try indices(in: array, reader: EncodableValues.reader(for: S.Element.self), functions: functions).map { array[$0] }

@@ -42,8 +42,9 @@ extension EntityQuery: Codable {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         let text = try c.decodeIfPresent(String.self, forKey: .predicate)
         var node = PredicateNode.constant(true)
+        var map: SourceMap?
         if let text {
-            do { node = try PredicateNode(format: text) } catch {
+            do { (node, map) = try PredicateNode.parse(format: text) } catch {
                 throw DecodingError.parseFailure(error, in: c.codingPath + [CodingKeys.predicate], what: "predicate")
             }
         }
@@ -54,5 +55,6 @@ extension EntityQuery: Codable {
                   variables: try c.decodeIfPresent([String: PredicateValue].self, forKey: .variables) ?? [:],
                   limits: try c.decodeIfPresent(EvaluationLimits.self, forKey: .limits) ?? .default)
         predicateText = text
+        sourceMap = map
     }
 }
