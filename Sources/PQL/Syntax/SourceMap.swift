@@ -229,7 +229,9 @@ extension SourceMap {
     /// let item = SourceMap.Item.expression(.keyPath(["nosuch", "key"]))
     /// ```
     public enum Item: Hashable, Sendable {
+        /// A predicate node: a comparison, a compound, a constant truth value.
         case predicate(PredicateNode)
+        /// An expression node: a key path, a constant, arithmetic, a call.
         case expression(ExpressionNode)
 
         var treeItem: TreeItem {

@@ -2,7 +2,7 @@ import PQL
 
 /// A fetch request: which entity, which rows (a predicate), in which order, how many.
 ///
-/// Its initializers take their arguments in the order of ``PredicateQuery``'s and of SQL's
+/// Its initializers take their arguments in the order of `PredicateQuery`'s and of SQL's
 /// clauses: predicate, sort, offset, limit, then variables and limits.
 ///
 /// ```swift

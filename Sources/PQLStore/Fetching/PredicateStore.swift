@@ -7,7 +7,7 @@ import PQL
 ///
 /// Safe to share between threads. A store PQL created uses WAL: writes run one at a time on one
 /// connection, while fetches and counts run in parallel on read-only connections of their own,
-/// each seeing the last committed state (inside ``transaction(_:)``, reads on the writing
+/// each seeing the last committed state (inside `transaction`, reads on the writing
 /// thread see its uncommitted changes). An in-memory store runs every call on its one
 /// connection, one at a time. Other processes may read the file while it is written. A file
 /// another program made keeps its journal mode (in rollback-journal mode, reads run on the

@@ -164,7 +164,7 @@ public struct StoreError: Error, Hashable, Sendable, CustomStringConvertible, Lo
     public var recoverySuggestion: String? { hint }
 
     /// The message with the source line and a caret under the problem, by the renderer of
-    /// every PQL error (``CaretRenderer``): control characters of the input show as symbols
+    /// every PQL error (`CaretRenderer`): control characters of the input show as symbols
     /// (`␛`, `␇`…), never raw, a long line is cut to the part around the caret, CRLF line ends
     /// and wide characters keep the caret in place. Without a place, the ``description``.
     public var rendered: String {

@@ -27,3 +27,17 @@ do { _ = try PredicateNode(format: "name NOT IN {'a'}") } catch { print(error.re
 // 1 | name NOT IN {'a'}
 //   |      ^~~~~~
 //   = hint: write NOT (name IN {'a'})
+
+// Parsed with its source map, a predicate's evaluation errors point at the sub-expression
+// that failed, when compiling (an unknown key of a typed value) and when running.
+let (tree, map) = try PredicateNode.parse(format: "age >= 18 AND name + 1 > 2")
+let compiled = try CompiledPredicate(tree, reader: PredicateValue.predicateReader, sourceMap: map)
+do { _ = try compiled.evaluate(["age": 30, "name": "Bo"]) }
+catch { print(error.rendered) }   // error is a PredicateEvaluationError (typed throws)
+// error: arithmetic needs numbers, not a string
+//  --> line 1, column 15
+//   |
+// 1 | age >= 18 AND name + 1 > 2
+//   |               ^~~~~~~~
+//   = in name + 1 > 2
+//   = hint: use CAST to convert strings to numbers
