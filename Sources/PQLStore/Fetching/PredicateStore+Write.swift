@@ -188,6 +188,11 @@ struct InsertPlan {
     /// Every key a write may name: attributes and to-one relationships.
     private var keyNames: [String] { attributes.map(\.name) + toOne.map(\.name) + sharedKeyLinks.map(\.name) }
 
+    /// Refuses a key no write can set, before any value for it is known.
+    func requireSettable(_ key: String) throws(StoreError) {
+        guard keyNames.contains(key) else { throw StoreError.unknownKey(key, entity: entity.name, candidates: keyNames) }
+    }
+
     func row(_ given: [String: PredicateValue]) throws(StoreError) -> [SQLValue] {
         var object = given
         for r in sharedKeyLinks {

@@ -122,6 +122,31 @@ struct SelectBuilder {
                            bindings: compiler.bindings.values)
     }
 
+    /// The key of each matching row and the value of each expression on it (a batch update
+    /// computing its values), with each expression's compiled form for reading the values.
+    mutating func computed(_ expressions: [ExpressionNode], keys: [String]) throws(StoreError) -> (CompiledSQL, [SQLExpression]) {
+        let deep = expressions.contains { PredicateNode.comparison(ComparisonNode($0, .equal, .constant(.null))).nestsDeeper(than: PredicateNode.inlineCompileDepth) }
+        var local = compiler
+        let scope = self.scope, entityName = entity.name
+        let results = try LargeStack.run(if: deep) { () throws(StoreError) -> [SQLExpression] in
+            var out: [SQLExpression] = []
+            for (e, key) in zip(expressions, keys) {
+                let x = try local.scalar(e, in: scope)
+                if x.isObject {
+                    throw StoreError(.unsupported, "the expression for \(entityName).\(key) is a related object, not a value",
+                                     hint: "set a to-one relationship to a key, or choose one of the object's attributes")
+                }
+                out.append(x)
+            }
+            return out
+        }
+        compiler = local
+        let w = try whereClause(), o = try orderClause(), p = pageClause()
+        let columns = [scope.keyColumn] + results.map { $0.sql }
+        return (CompiledSQL(sql: "SELECT \(columns.joined(separator: ", ")) FROM \(scope.fromClause)\(w)\(o)\(p)",
+                            bindings: compiler.bindings.values), results)
+    }
+
     /// `SELECT count(*)` of the matching rows (after offset and limit, when given).
     mutating func count() throws(StoreError) -> CompiledSQL {
         let w = try whereClause()
