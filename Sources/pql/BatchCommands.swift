@@ -18,9 +18,20 @@ struct UpdateCommand: ParsableCommand {
         --set carrier=UA), or null to unlink. A value no record has as its key is an error,
         and so is changing a key other records link to: nothing changes.
 
+        --set always sets a literal: --set 'title=Jean-Luc' sets that string.
+        --set-expr KEY=EXPRESSION computes the value from each record with an
+        expression of the predicate language (price * 1.1, stock - 1,
+        uppercase:(code), 'a string', 42), with the predicate language's meaning:
+        integer overflow is an error and nil stays nil; every expression reads
+        the record as it was before the update. A result must fit its attribute:
+        a whole number fits an integer attribute (stock * 2.0), 25.5 does not,
+        and the error names the attribute and the record.
+
         Examples:
           pql update flights.sqlite --entity Flight --where "dep_delay > %@" --arg 120 --set late=true
           pql update people.sqlite --entity Person --where "city == 'Lima'" --set city=Cusco --set moved=null
+          pql update shop.sqlite --entity Item --where "category == 'tea'" --set-expr 'price=price * 1.1'
+          pql update shop.sqlite --entity Item --where "code == 'T1'" --set-expr 'stock=stock - 1' --set-expr 'code=uppercase:(code)'
         """
     )
 
@@ -35,22 +46,62 @@ struct UpdateCommand: ParsableCommand {
     @Option(name: .customLong("set"), parsing: .unconditionalSingleValue, help: ArgumentHelp(
         "An attribute (or to-one relationship) and its new value, as JSON or a plain string; repeat for more.",
         valueName: "key=value"))
-    var assignments: [String]
+    var assignments: [String] = []
+
+    @Option(name: .customLong("set-expr"), parsing: .unconditionalSingleValue, help: ArgumentHelp(
+        "An attribute (or to-one relationship) and an expression computing its new value from each record, as in 'price=price * 1.1'; repeat for more.",
+        valueName: "key=expression"))
+    var expressionAssignments: [String] = []
 
     func validate() throws {
         try StoreLocation.requireWritable(store)
-        _ = try Self.parseAssignments(assignments)
+        guard !assignments.isEmpty || !expressionAssignments.isEmpty else {
+            throw ValidationError("give at least one --set KEY=VALUE or --set-expr KEY=EXPRESSION")
+        }
+        do {
+            _ = try Self.parseAssignments(assignments, expressions: expressionAssignments)
+        } catch is UserFacingError {
+            // An expression that does not parse: run reports it with its caret.
+        }
     }
 
     func run() throws {
-        let set = try Self.parseAssignments(assignments)
+        let (set, computed) = try Self.parseAssignments(assignments, expressions: expressionAssignments)
         let query = try selection.query(entity)
         let s = try StoreLocation.open(store, readOnly: false)
         do {
-            print(try s.batchUpdate(query, set: set))
+            if computed.isEmpty {
+                print(try s.batchUpdate(query, set: set))
+            } else {
+                print(try s.batchUpdate(query, computing: computed.merging(set.mapValues { .constant($0) }) { a, _ in a }))
+            }
         } catch {
             throw error.userFacing
         }
+    }
+
+    /// The `--set` literals and the `--set-expr` expressions by key; a key given twice (in
+    /// either) is an error, and so is an expression that does not parse (shown with a caret).
+    static func parseAssignments(_ assignments: [String], expressions: [String]) throws
+        -> (values: [String: PredicateValue], expressions: [String: ExpressionNode])
+    {
+        let values = try parseAssignments(assignments)
+        var out: [String: ExpressionNode] = [:]
+        for assignment in expressions {
+            guard let eq = assignment.firstIndex(of: "=") else {
+                throw ValidationError("--set-expr needs KEY=EXPRESSION, as in --set-expr 'price=price * 1.1'; got: \(assignment)")
+            }
+            let key = String(assignment[..<eq])
+            guard !key.isEmpty else { throw ValidationError("--set-expr needs a key before '=': \(assignment)") }
+            guard out[key] == nil, values[key] == nil else { throw ValidationError("--set and --set-expr give '\(key)' more than once") }
+            let text = String(assignment[assignment.index(after: eq)...])
+            do {
+                out[key] = try ExpressionNode.parse(format: text).tree
+            } catch {
+                throw UserFacingError(text: error.rendered)
+            }
+        }
+        return (values, out)
     }
 
     /// The `--set` values by key: JSON when the text after `=` is JSON, else that text as a string.

@@ -55,12 +55,13 @@ extension PredicateStore {
                         }
                         values[key] = value
                     }
-                    do throws(StoreError) {
-                        rows.append((id, try plan.assignments(values)))
-                    } catch {
-                        throw StoreError(error.kind, "\(e.name) = \(ordered.map { "\($0.key): \($0.value)" }.joined(separator: ", ")) for the \(e.name) with key \(id): \(error.message)",
-                                         hint: error.hint)
+                    for (key, tree) in zip(ordered.map(\.key), trees) {
+                        do throws(StoreError) { _ = try plan.assignment(key, values[key] ?? .null) } catch {
+                            throw StoreError(error.kind, "\(e.name).\(key) = \(tree) gives \(values[key] ?? .null) for the \(e.name) with key \(id): \(error.message)",
+                                             hint: error.hint)
+                        }
                     }
+                    rows.append((id, try plan.assignments(values)))
                 }
                 guard let first = rows.first else { return 0 }
                 let sets = first.assignments.enumerated().map { i, a in "\(q(a.column)) = ?\(i + 1)" }
