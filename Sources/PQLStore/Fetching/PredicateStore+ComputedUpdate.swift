@@ -10,11 +10,11 @@ extension PredicateStore {
     /// expressions inside predicates, so it has the evaluator's meaning: integer arithmetic
     /// that overflows is an error, not a wrapped or rounded number, and nil stays nil. Every
     /// expression reads the object as it was before the update. Each result is checked
-    /// against its attribute by the rules ``insert(_:_:)-(String,[String:PredicateValue])``
-    /// applies: a double with no fraction fits an integer attribute, `3.5` does not (an
-    /// error that names the attribute, the object and the expression), nil needs an optional
-    /// attribute, and NaN is refused. All objects change in one transaction, or on any
-    /// error none do.
+    /// against its attribute by the rules `insert(_:_:)` applies: a double with no fraction
+    /// fits an integer attribute, `3.5` does not (an error that names the attribute, the
+    /// object and the expression), nil needs an optional attribute, and NaN is refused. All
+    /// values are computed and checked before any is written (memory grows with the number
+    /// of matching objects); all objects change in one transaction, or on any error none do.
     ///
     /// ```swift
     /// let n = try store.batchUpdate(EntityQuery("Flight", where: "dest == 'SFO'"),

@@ -3,14 +3,14 @@ import PQL
 
 extension PredicateStore {
     /// Inserts an object, or updates the one that already has its value of the unique
-    /// attribute `key` (SQL's `INSERT … ON CONFLICT (key) DO UPDATE`), and returns the
-    /// object's key either way.
+    /// attribute `key` (what SQL's `INSERT … ON CONFLICT (key) DO UPDATE` does), and returns
+    /// the object's key either way.
     ///
     /// An update changes only the keys `values` names; an insert gives the others their
-    /// defaults, as ``insert(_:_:)-(String,[String:PredicateValue])`` does. Values are checked as
-    /// insert and update check them, links must name existing objects, and the lookup and the
-    /// write run in one immediate transaction, so two writers upserting the same key (two
-    /// stores on one file, or threads) end with one object.
+    /// defaults, as `insert(_:_:)` does. Values are checked as insert and update check them,
+    /// links must name existing objects, and the lookup and the write run in one immediate
+    /// transaction (SQLite's write lock is taken first), so two writers upserting the same key
+    /// (two stores on one file, or threads) end with one object.
     ///
     /// ```swift
     /// let ua = try store.upsert("Airline", ["carrier": "UA", "name": "United"], onConflict: "carrier")
@@ -35,16 +35,24 @@ extension PredicateStore {
                 let columns = q(root.primaryKey) + (tree ? ", \(q(StoreSchema.entityColumn))" : "")
                 let find = try connection.prepare("SELECT \(columns) FROM \(q(root.table)) WHERE \(q(a.column)) = ?1 LIMIT 1", cached: true)
                 try find.bind([keyValue])
-                defer { find.reset() }
-                guard try find.step() else {
+                // Read, then let go of the statement before writing to its table.
+                let found: (id: Int64, entityNumber: Int64)?
+                do throws(StoreError) {
+                    found = try find.step() ? (find.int64(0), tree ? find.int64(1) : 0) : nil
+                    find.reset()
+                } catch {
+                    find.reset()
+                    throw error
+                }
+                guard let found else {
                     let row = try plan.row(values)
                     for (index, r) in plan.linkColumns() { try checkLinkTarget(r, from: e, value: row[index]) }
                     let s = try connection.prepare(plan.sql, cached: true)
                     try s.run(row)
                     return connection.lastInsertRowID
                 }
-                let id = find.int64(0)
-                if tree, !model.descendants(e).contains(where: { Int64(model.entityNumber($0)) == find.int64(1) }) {
+                let id = found.id
+                if tree, !model.descendants(e).contains(where: { Int64(model.entityNumber($0)) == found.entityNumber }) {
                     throw StoreError(.constraint, "another kind of object in \(e.name)'s table already has \(key) \(keyValue)",
                                      hint: "upsert into that object's own entity, or choose another \(key)")
                 }
