@@ -103,6 +103,25 @@ struct ComputedUpdateTests {
         #expect(try Self.values(store, "stock") == [3, 0, nil])
     }
 
+    /// To-one key paths read through the link; computed links and key attributes keep every
+    /// link pointing at an object, as `batchUpdate(_:set:)` does.
+    @Test func readsThroughLinksAndKeepsThemIntact() throws {
+        let store = try PredicateStore.inMemory(UpsertTests.model)
+        try store.insert("Airline", [["carrier": "UA", "fleet": 800], ["carrier": "HA", "fleet": 60]])
+        try store.insert("Flight", [["code": "UA1", "carrier": "UA", "seats": 150], ["code": "HA1", "carrier": "HA", "seats": 200]])
+        #expect(try store.batchUpdate(EntityQuery("Flight"), computing: ["seats": try Self.expression("seats + airline.fleet")]) == 2)
+        #expect(try store.count(EntityQuery("Flight", where: "(code == 'UA1' AND seats == 950) OR (code == 'HA1' AND seats == 260)")) == 2)
+        #expect { try store.batchUpdate(EntityQuery("Flight"), computing: ["carrier": try Self.expression("lowercase:(carrier)")]) } throws: { error in
+            (error as? StoreError)?.kind == .constraint && (error as? StoreError)?.message.contains("would link to no Airline") == true
+        }
+        #expect { try store.batchUpdate(EntityQuery("Airline"), computing: ["carrier": try Self.expression("lowercase:(carrier)")]) } throws: { error in
+            (error as? StoreError)?.message.contains("changing Airline.carrier would leave Flight objects linking to no Airline") == true
+        }
+        #expect(try store.count(EntityQuery("Flight", where: "airline != nil")) == 2)
+        #expect(try store.batchUpdate(EntityQuery("Flight", where: "code == 'UA1'"), computing: ["airline": try Self.expression("'HA'")]) == 1)
+        #expect(try store.count(EntityQuery("Flight", where: "airline.carrier == 'HA'")) == 2)
+    }
+
     /// The same expression update applied in memory (the evaluator on each matching record,
     /// then the attribute's conversion) and in the store, on varied data, agrees: the same
     /// values, or an error on both sides and no change.
