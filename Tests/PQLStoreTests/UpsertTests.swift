@@ -92,6 +92,25 @@ struct UpsertTests {
         #expect(try store.count(EntityQuery("Flight", where: "airline.carrier == 'HA'")) == 1)
     }
 
+    /// In an inheritance tree the unique attribute spans the shared table: an object of a
+    /// sibling entity with the value is an error, not an update of the wrong kind of object.
+    @Test func respectsEntitiesOfAnInheritanceTree() throws {
+        let model = try StoreModel([
+            ModelEntity("Vehicle", attributes: [ModelAttribute("plate", .string, isOptional: false, isUnique: true), ModelAttribute("seats", .integer64)]),
+            ModelEntity("Car", parent: "Vehicle"),
+            ModelEntity("Truck", attributes: [ModelAttribute("load", .double)], parent: "Vehicle"),
+        ])
+        let store = try PredicateStore.inMemory(model)
+        let car = try store.upsert("Car", ["plate": "X1", "seats": 4], onConflict: "plate")
+        #expect { try store.upsert("Truck", ["plate": "X1", "load": 2.5], onConflict: "plate") } throws: { error in
+            (error as? StoreError)?.kind == .constraint && (error as? StoreError)?.message.contains("another kind of object") == true
+        }
+        // The parent entity's upsert finds the car.
+        #expect(try store.upsert("Vehicle", ["plate": "X1", "seats": 5], onConflict: "plate") == car)
+        #expect(try store.count(EntityQuery("Car", where: "seats == 5")) == 1)
+        #expect(try store.count(EntityQuery("Truck")) == 0)
+    }
+
     struct Airline: Encodable {
         var carrier: String
         var name: String
