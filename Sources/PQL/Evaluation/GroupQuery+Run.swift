@@ -61,7 +61,8 @@ extension GroupQuery {
                         if aggregates[g][j] != nil { try aggregates[g][j]!.add(v) }
                     }
                 } catch {
-                    throw error.on(element: i)
+                    guard let hint = plan.nilHint(for: error.message) else { throw error.on(element: i) }
+                    throw PredicateEvaluationError(kind: error.kind, message: error.message, context: error.context, hint: hint, elementIndex: i)
                 }
             }
         }

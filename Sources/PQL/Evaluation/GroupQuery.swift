@@ -167,6 +167,15 @@ package struct GroupPlan: Sendable {
         return out
     }
 
+    /// A group aggregate's hint for its nil error (`average: found nil among the numbers`): the
+    /// evaluator's hint points at the collection operators, which a group has not; the fix here
+    /// is to leave the nils out with the predicate.
+    package func nilHint(for message: String) -> String? {
+        guard message.contains("found nil among") else { return nil }
+        guard let item = items.first(where: { $0.operation != nil && message.hasPrefix($0.function.selector + " ") }) else { return nil }
+        return "\(item.function.selector) raises on nil: leave the nils out with the predicate, e.g. \(item.argument) != nil"
+    }
+
     /// `having`'s variables for one row.
     package func variables(_ values: [PredicateValue], _ base: [String: PredicateValue]) -> [String: PredicateValue] {
         var v = base

@@ -13,9 +13,16 @@ extension PredicateStore {
     /// // [["airline.name": "Frontier Airlines Inc.", "avg": 20.2…], …]
     /// ```
     public func fetch(_ group: GroupQuery) throws(StoreError) -> [[String: PredicateValue]] {
+        let plan = try GroupStatement.plan(group)
+        do { return try fetchGroups(group, plan) } catch {
+            guard let hint = plan.nilHint(for: error.message) else { throw error }
+            throw StoreError(error.kind, error.message, hint: hint)
+        }
+    }
+
+    private func fetchGroups(_ group: GroupQuery, _ plan: GroupPlan) throws(StoreError) -> [[String: PredicateValue]] {
         try reading(within: group.limits) { (connection, model, indexedColumns) throws(StoreError) in
             let (st, kinds) = try GroupStatement.build(group, model: model, indexedColumns: indexedColumns)
-            let plan = try GroupStatement.plan(group)
             let s = try run(st, on: connection)
             // A cached statement left open would hold its read transaction (an old snapshot, and no checkpoints).
             defer { s.reset() }
