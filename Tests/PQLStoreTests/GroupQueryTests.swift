@@ -54,8 +54,11 @@ import Testing
     @Test func nilAmongTheNumbersIsTheEvaluatorsError() throws {
         let f = try Self.fixture()
         let q = try GroupQuery("Person", groupBy: ["city"], select: ["avg": "average:(score)"])
-        #expect(throws: PredicateEvaluationError.self) { try q.run(on: f.people) }
-        #expect(throws: StoreError.self) { try f.store.fetch(q) }
+        let memory = #expect(throws: PredicateEvaluationError.self) { try q.run(on: f.people) }
+        let store = #expect(throws: StoreError.self) { try f.store.fetch(q) }
+        #expect(memory?.kind == .aggregate)
+        #expect(memory?.hint == "average: raises on nil: leave the nils out with the predicate, e.g. score != nil")
+        #expect(store?.hint == memory?.hint)
         let filtered = try GroupQuery("Person", where: "score != nil", groupBy: ["city"], select: ["avg": "average:(score)"])
         let rows: [[String: PredicateValue]] = [["city": "Oslo", "avg": 3.0], ["city": "Paris", "avg": 2.0], ["city": "Rome", "avg": 4.0]]
         #expect(try f.store.fetch(filtered) == rows)

@@ -2,7 +2,7 @@ import PQL
 
 extension PredicateStore {
     /// The groups of the matching records, one row per group: the group keys (named by their
-    /// key paths) and the aggregates (named by their aliases), as ``GroupQuery`` describes them.
+    /// key paths) and the aggregates (named by their aliases), as `GroupQuery` describes them.
     /// One SQL statement: `GROUP BY` the keys (to-one key paths joined), the aggregates as the
     /// evaluator's own functions (`pql_average_function`, …), `having` and the sort around them.
     ///
