@@ -48,7 +48,7 @@ import Testing
         #expect(lines[first].hasSuffix("20.215542521994134"))
         #expect(lines[first + 1].hasPrefix("ExpressJet Airlines Inc."))
         #expect(lines[first + 2].hasPrefix("Mesa Airlines Inc."))
-        #expect(lines[first + 3] == "3 groups")
+        #expect(lines[first + 3] == "the first 3 groups (.limit N or .limit 0 for more)")
         #expect(r.stderr.contains("hint: leave the nils out: .group airline.name average:(dep_delay) where dep_delay != nil"), "\(r.stderr)")
         #expect(r.stdout.contains(".group KEYPATH[,…] AGGREGATE… [where PREDICATE]"), "\(r.stdout)")
     }

@@ -25,4 +25,5 @@ print(try store.sql(for: perAirline))       // the SQL and its bindings
 let flights: [PredicateValue] = [["dep_delay": 95, "airline": ["name": "United Air Lines Inc."]],
                                  ["dep_delay": 15, "airline": ["name": "United Air Lines Inc."]],
                                  ["dep_delay": -3, "airline": ["name": "Delta Air Lines Inc."]]]
-precondition(try perAirline.run(on: flights) == rows)
+let inMemory = try perAirline.run(on: flights)
+precondition(inMemory == rows)
