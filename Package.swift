@@ -43,7 +43,7 @@ let package = Package(
             path: "Sources/pql"
         ),
         // Release-mode benchmarks (not tests): `swift run -c release pql-bench`.
-        .executableTarget(name: "pql-bench", dependencies: ["PQL", "PQLStore", "CSQLite"], path: "Benchmarks/pql-bench"),
+        .executableTarget(name: "pql-bench", dependencies: ["PQL", "PQLStore", "PQLDemo", "CSQLite"], path: "Benchmarks/pql-bench"),
         // What both test targets share: the seeded random generator, fuzz regression inputs, deep trees.
         .target(name: "PQLTestSupport", dependencies: ["PQL"], path: "Tests/PQLTestSupport"),
         .testTarget(name: "PQLTests", dependencies: ["PQL", "PQLStore", "CSQLite", "PQLTestSupport"], path: "Tests/PQLTests",

@@ -26,6 +26,7 @@ let usage = """
 
     \(EvalBenchmark.usage)
     \(StoreBenchmark.usage)
+    \(GroupBenchmark.usage)
     """
 
 struct Options {
@@ -86,6 +87,14 @@ if CommandLine.arguments.dropFirst().first == "store" {
     log("warning: this is a debug build; build with -c release for meaningful figures")
     #endif
     print(StoreBenchmark.parse(Array(CommandLine.arguments.dropFirst(2))).run())
+    exit(0)
+}
+
+if CommandLine.arguments.dropFirst().first == "group" {
+    #if DEBUG
+    log("warning: this is a debug build; build with -c release for meaningful figures")
+    #endif
+    print(GroupBenchmark.parse(Array(CommandLine.arguments.dropFirst(2))).run())
     exit(0)
 }
 

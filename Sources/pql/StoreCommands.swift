@@ -108,6 +108,14 @@ struct QueryCommand: ParsableCommand {
           pql query :demo: --entity Flight --where "airline.name BEGINSWITH 'United' AND dep_delay > 300" --sort dep_delay:desc --limit 5
           pql query :demo: --entity Airport --where "departures.@count > 100000" --count
           pql query :demo: --entity Plane --where "ANY flights.dest == %@" --arg '"HNL"' --sql
+
+        With --group-by, one JSON line per group instead: the group keys and each --select
+        aggregate (count:, sum:, average:, min:, max: of a key path or expression, evaluated
+        for each record of the group; name it with NAME=, else the expression is its name),
+        kept by --having (over the keys and names), sorted by --sort on a key or a name.
+        sum:, average:, min: and max: raise on a nil value, as in the predicate language: add
+        --where 'x != nil'.
+          pql query :demo: --entity Flight --where "dep_delay != nil" --group-by airline.name --select avg='average:(dep_delay)' --select n='count:(dep_delay)' --having "n > 1000" --sort avg:desc
         """
     )
 
@@ -134,9 +142,65 @@ struct QueryCommand: ParsableCommand {
     @Flag(help: "Print the SQL and its bindings instead of running it.")
     var sql = false
 
+    @Option(name: .customLong("group-by"), help: ArgumentHelp("Group the records by a key path (repeat for several keys); prints one row per group.", valueName: "keypath"))
+    var groupBy: [String] = []
+
+    @Option(name: .customLong("select"), parsing: .unconditionalSingleValue, help: ArgumentHelp("With --group-by: an aggregate per group, [NAME=]count:|sum:|average:|min:|max:(expression).", valueName: "aggregate"))
+    var aggregates: [String] = []
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("With --group-by: keep the groups this predicate over the keys and aggregate names matches.", valueName: "predicate"))
+    var having: String?
+
     func validate() throws {
         if offset < 0 { throw ValidationError("--offset must be 0 or more") }
         if let limit, limit < 0 { throw ValidationError("--limit must be 0 or more") }
+        if groupBy.isEmpty && (!aggregates.isEmpty || having != nil) {
+            throw ValidationError("--select and --having need --group-by, as in --group-by airline.name --select 'average:(dep_delay)'")
+        }
+        if !groupBy.isEmpty && count { throw ValidationError("--count does not apply to --group-by: each group has its count:(…) aggregate") }
+        if !groupBy.isEmpty && aggregates.isEmpty {
+            throw ValidationError("--group-by needs at least one --select aggregate, as in --select n='count:(id)'")
+        }
+    }
+
+    /// `--group-by`: the grouping fetch, printed as JSON Lines, keys then aggregates.
+    private func runGroup(_ query: EntityQuery) throws {
+        var select: [GroupAggregate] = []
+        for spec in aggregates {
+            // NAME=expression, unless the `=` is the expression's own (`count:(x) == 1` is not an aggregate anyway).
+            var name = spec, text = spec
+            if let eq = spec.firstIndex(of: "="), spec[..<eq].allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }), !spec[..<eq].isEmpty {
+                name = String(spec[..<eq])
+                text = String(spec[spec.index(after: eq)...])
+            }
+            do { select.append(GroupAggregate(name, try ExpressionNode(format: text))) } catch {
+                throw UserFacingError(text: "error: in --select: " + error.rendered)
+            }
+        }
+        var havingTree: PredicateNode = .constant(true)
+        if let having {
+            do { havingTree = try PredicateNode(format: having) } catch {
+                throw UserFacingError(text: "error: in --having: " + error.rendered)
+            }
+        }
+        let group = GroupQuery(entity, predicate: query.predicate, groupBy: groupBy, select: select, having: havingTree,
+                               sort: query.sort, limit: limit, offset: offset, variables: query.variables, limits: query.limits)
+        let s = try StoreLocation.open(store, readOnly: true)
+        do {
+            if sql {
+                let c = try s.sql(for: group)
+                var out = c.sql + "\n"
+                for (i, b) in c.bindings.enumerated() { out += "?\(i + 1) = \(b)\n" }
+                FileHandle.standardOutput.write(Data(out.utf8))
+                return
+            }
+            let order = groupBy + select.map(\.name)
+            var buffer = ""
+            for row in try s.fetch(group) { buffer += PredicateValue.dictionary(row).jsonText(keyOrder: order) + "\n" }
+            FileHandle.standardOutput.write(Data(buffer.utf8))
+        } catch {
+            throw error.userFacing
+        }
     }
 
     func run() throws {
@@ -144,6 +208,7 @@ struct QueryCommand: ParsableCommand {
         query.sort = try sortKeys.map(FilterCommand.sortRule)
         query.limit = limit
         query.offset = offset
+        if !groupBy.isEmpty { return try runGroup(query) }
         let s = try StoreLocation.open(store, readOnly: true)
         do {
             if sql {

@@ -30,7 +30,7 @@ struct SelectBuilder {
         scope = compiler.makeScope(entity, alias: "t0")
     }
 
-    private mutating func whereClause() throws(StoreError) -> String {
+    mutating func whereClause() throws(StoreError) -> String {
         // Trees built in code skipped the parser's nesting limit; compiling recurses.
         let depth = query.predicate.nestingDepth(cappedAt: PredicateNode.maxCompileDepth)
         if depth > PredicateNode.maxCompileDepth {

@@ -20,6 +20,8 @@ enum DotCommands {
         Command(name: "limit", usage: ".limit N", summary: "show at most N rows per query (0: all)"),
         Command(name: "offset", usage: ".offset N", summary: "skip the first N rows"),
         Command(name: "count", usage: ".count [PREDICATE]", summary: "count the matches (of the last predicate; all rows before one)"),
+        Command(name: "group", usage: ".group KEYPATH[,…] AGGREGATE… [where PREDICATE]",
+                summary: "one row per group: e.g. .group airline.name average:(dep_delay) where dep_delay != nil; largest first aggregate first"),
         Command(name: "sql", usage: ".sql [PREDICATE]", summary: "the SQL and bound values (of the last predicate)"),
         Command(name: "explain", usage: ".explain [PREDICATE]", summary: "the syntax tree, the SQL and SQLite's query plan"),
         Command(name: "format", usage: ".format table|json|csv", summary: "how rows are printed"),
@@ -67,6 +69,7 @@ enum DotCommands {
                 throw ReplError("\(s.source.title) is evaluated in memory: there is no SQL", hint: "open an SQLite database to see SQL")
             }
             s.output(sql.sql + "\n" + sql.bindings.enumerated().map { "?\($0.offset + 1) = \($0.element)\n" }.joined())
+        case "group": try GroupCommand.run(argument, s)
         case "explain": try explain(argument, s)
         case "format":
             guard let f = OutputFormat(rawValue: argument.lowercased()) else {

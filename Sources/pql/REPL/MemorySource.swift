@@ -161,6 +161,10 @@ final class MemorySource: QuerySource {
 
     func count(_ r: QueryRequest) throws -> Int { try matches(r).count }
 
+    func groups(_ query: GroupQuery) throws -> [[String: PredicateValue]] {
+        try query.rows(in: records, reader: PredicateValue.predicateReader)
+    }
+
     func rows(_ r: QueryRequest, columns: [String]) throws -> [[PredicateValue]] {
         try checkKeys(r)
         var query = PredicateQuery(r.predicate, sort: r.sort, offset: r.offset, limit: r.limit,

@@ -16,6 +16,8 @@ protocol QuerySource: AnyObject {
     func count(_ request: QueryRequest) throws -> Int
     /// The values of `columns` (key paths) for each row of the page `request` selects.
     func rows(_ request: QueryRequest, columns: [String]) throws -> [[PredicateValue]]
+    /// The rows of a grouping query (`.group`): the store groups in SQL, a file in memory.
+    func groups(_ query: GroupQuery) throws -> [[String: PredicateValue]]
     /// The SQL and its bound values, or nil when the source is evaluated in memory.
     func sql(_ request: QueryRequest) throws -> (sql: String, bindings: [String])?
     /// SQLite's plan, or nil when the source is evaluated in memory.

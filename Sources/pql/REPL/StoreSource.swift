@@ -58,6 +58,8 @@ final class StoreSource: QuerySource {
         try store.fetchProperties(columns, query(r)).map { row in columns.map { row[$0] ?? .null } }
     }
 
+    func groups(_ query: GroupQuery) throws -> [[String: PredicateValue]] { try store.fetch(query) }
+
     func sql(_ r: QueryRequest) throws -> (sql: String, bindings: [String])? {
         let c = try store.sql(for: query(r))
         return (c.sql, c.bindings.map { "\($0)" })

@@ -1,0 +1,84 @@
+import Foundation
+import PQL
+
+/// `.group KEYPATH[,…] AGGREGATE… [where PREDICATE]`: a grouping query on the current entity,
+/// one row per group, sorted by the first aggregate, largest first ("worst first" for delays),
+/// then by the keys; `.limit` applies.
+enum GroupCommand {
+    static func run(_ argument: String, _ s: ReplSession) throws {
+        var words = split(argument)
+        var predicate = "TRUEPREDICATE"
+        if let w = words.firstIndex(where: { $0.lowercased() == "where" }) {
+            predicate = words[(w + 1)...].joined(separator: " ")
+            words = Array(words[..<w])
+            if predicate.isEmpty { throw ReplError("where needs a predicate", hint: "e.g. .group origin count:(dest) where dep_delay > 60") }
+        }
+        guard words.count >= 2 else {
+            throw ReplError("write .group KEYPATH AGGREGATE…", hint: "e.g. .group airline.name average:(dep_delay) where dep_delay != nil")
+        }
+        let keys = words[0].split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        var select: [GroupAggregate] = []
+        for word in words.dropFirst() {
+            // NAME=AGGREGATE names a column; otherwise the aggregate's text does.
+            var name = word, text = word
+            if let eq = word.firstIndex(of: "="), !word[..<eq].isEmpty, word[..<eq].allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) {
+                name = String(word[..<eq])
+                text = String(word[word.index(after: eq)...])
+            }
+            select.append(GroupAggregate(name, try ExpressionNode(format: text)))
+        }
+        let query = GroupQuery(try s.currentEntity(), predicate: try PredicateNode(format: predicate), groupBy: keys, select: select,
+                               sort: [SortRule(select[0].name, ascending: false)], limit: s.limit == 0 ? nil : s.limit,
+                               variables: s.variables, limits: s.limits)
+        let started = Date()
+        let rows: [[String: PredicateValue]]
+        do { rows = try s.interruptible { try s.source.groups(query) } } catch {
+            // The aggregates' nil rule surprises most on real data: say how to leave the nils out.
+            if "\(error)".contains("found nil"), case .function(_, let args)? = select.first?.expression, let a = args.first {
+                throw ReplError("\(select.first!.name) found nil among the values",
+                                hint: "leave the nils out: .group \(words.joined(separator: " ")) where \(a) != nil")
+            }
+            throw error
+        }
+        let columns = keys + select.map(\.name)
+        let renderer = ResultRenderer(format: s.format, width: s.interactive ? LineEditor.terminalWidth() : nil, color: s.interactive)
+        let (text, _) = renderer.render(columns: columns, rows: rows.map { r in columns.map { r[$0] ?? .null } })
+        var footer = "\(rows.count.formatted()) group\(rows.count == 1 ? "" : "s")"
+        // A full page may have more groups behind it.
+        if let limit = query.limit, rows.count == limit { footer = "the first \(footer) (.limit N or .limit 0 for more)" }
+        if s.timer { footer += " (\(ReplSession.duration(Date().timeIntervalSince(started))))" }
+        if s.format == .table {
+            s.output((rows.isEmpty ? "" : text) + footer + "\n")
+        } else {
+            s.output(text)
+            s.errorOutput(footer)
+        }
+    }
+
+    /// Words separated by spaces outside parentheses, braces and quotes: `average:(a + b)` is one.
+    static func split(_ text: String) -> [String] {
+        var words: [String] = [], current = "", depth = 0
+        var quote: Character? = nil
+        for c in text {
+            if let q = quote {
+                current.append(c)
+                if c == q { quote = nil }
+                continue
+            }
+            switch c {
+            case "\"", "'": quote = c
+            case "(", "{", "[": depth += 1
+            case ")", "}", "]": depth = max(0, depth - 1)
+            default: break
+            }
+            if c.isWhitespace && depth == 0 {
+                if !current.isEmpty { words.append(current) }
+                current = ""
+            } else {
+                current.append(c)
+            }
+        }
+        if !current.isEmpty { words.append(current) }
+        return words
+    }
+}
