@@ -90,7 +90,7 @@ public struct AsyncPredicateStore: Sendable {
 
     // MARK: writing
 
-    /// Inserts one object and returns its key (``PredicateStore/insert(_:_:)``).
+    /// Inserts one object and returns its key (the store's synchronous `insert(_:_:)`).
     ///
     /// ```swift
     /// let id = try await store.insert("Airline", ["carrier": "UA", "name": "United Air Lines Inc."])
@@ -100,7 +100,7 @@ public struct AsyncPredicateStore: Sendable {
         try await write { (s) throws(StoreError) in try s.insert(entity, values) }
     }
 
-    /// Inserts objects in one transaction and returns their keys (``PredicateStore/insert(_:_:)-([[String:PredicateValue]])``).
+    /// Inserts objects in one transaction and returns their keys (the store's synchronous `insert(_:_:)`).
     ///
     /// ```swift
     /// let ids = try await store.insert("Airline", [["carrier": "UA"], ["carrier": "AA"]])
