@@ -79,10 +79,13 @@ public struct RecordStream: AsyncSequence, Sendable {
                 handle.start()
             }
             let channel = handle.channel
-            let taken = await withTaskCancellationHandler {
-                await channel.take()
-            } onCancel: {
-                channel.cancel()
+            // Waits on a thread of the store's read queue, not of the cooperative pool.
+            let taken = await withTaskExecutorPreference(handle.store.queues.reads, isolation: nil) {
+                await withTaskCancellationHandler(operation: {
+                    channel.take()
+                }, onCancel: {
+                    channel.cancel()
+                }, isolation: nil)
             }
             switch taken {
             case .records(let records):
@@ -121,7 +124,7 @@ public struct RecordStream: AsyncSequence, Sendable {
 
         func start() {
             let channel = channel, store = store, query = query
-            store.queues.reads.async {
+            store.queues.reads.queue.async {
                 channel.cancellation.installed {
                     channel.produce(store: store, query: query)
                 }
@@ -135,8 +138,7 @@ public struct RecordStream: AsyncSequence, Sendable {
 /// Hands records from the fetching thread to the consuming task: the producer blocks while
 /// ``capacity`` batches wait (backpressure); the consumer suspends (never blocks) while none do.
 final class RecordChannel: @unchecked Sendable {
-    // @unchecked: every field is used under `condition`'s lock; `waiter` is resumed outside it,
-    // exactly once, by whoever took it out.
+    // @unchecked: every field is used under `condition`'s lock.
     enum Taken: Sendable {
         case records([StoreRecord])
         case end
@@ -150,7 +152,6 @@ final class RecordChannel: @unchecked Sendable {
     private let condition = NSCondition()
     private var queued: [[StoreRecord]] = []
     private var outcome: StoreError?? = nil
-    private var waiter: UnsafeContinuation<Taken, Never>?
     private var cancelled = false
 
     /// Runs the fetch on this thread, pushing batches until it ends or the consumer goes.
@@ -180,34 +181,29 @@ final class RecordChannel: @unchecked Sendable {
             condition.unlock()
             throw StatementCancellation.error
         }
-        let resume = waiter
-        waiter = nil
-        if resume == nil { queued.append(batch) }
+        queued.append(batch)
+        condition.broadcast()
         condition.unlock()
-        resume?.resume(returning: .records(batch))
     }
 
     private func finish(_ error: StoreError?) {
         condition.lock()
         outcome = .some(cancelled ? StatementCancellation.error : error)
-        let resume = waiter
-        waiter = nil
+        condition.broadcast()
         condition.unlock()
-        resume?.resume(returning: error.map { .failure($0) } ?? .end)
     }
 
-    /// The next batch, the end, or the error; suspends until the producer has one.
-    func take() async -> Taken {
-        await withUnsafeContinuation { (continuation: UnsafeContinuation<Taken, Never>) in
-            condition.lock()
+    /// The next batch, the end, or the error; waits (blocking its thread, one of the store's
+    /// read queue) until the producer has one.
+    func take() -> Taken {
+        condition.lock()
+        defer { condition.unlock() }
+        while true {
             if let taken = available() {
                 condition.broadcast()
-                condition.unlock()
-                continuation.resume(returning: taken)
-            } else {
-                waiter = continuation
-                condition.unlock()
+                return taken
             }
+            condition.wait()
         }
     }
 
@@ -226,10 +222,7 @@ final class RecordChannel: @unchecked Sendable {
         condition.lock()
         cancelled = true
         queued.removeAll()
-        let resume = waiter
-        waiter = nil
         condition.broadcast()
         condition.unlock()
-        resume?.resume(returning: .failure(StatementCancellation.error))
     }
 }
