@@ -7,10 +7,10 @@ import Darwin
 #endif
 import Synchronization
 
-/// A cancellation that reaches the SQLite statements a call runs on another thread than its
-/// Swift task: the async API runs its work on the store's dispatch queues, where
-/// `Task.isCancelled` is false, so the task's cancellation handler sets this flag and the
-/// connection's progress handler (every few thousand SQLite steps) finds it for the thread.
+/// A cancellation that reaches SQLite statements running outside any Swift task (where
+/// `Task.isCancelled` is false): a record stream's fetch runs on a thread of the store's read
+/// queue, and its consumer's cancellation (or going away) sets this flag, which the
+/// connection's progress handler (every few thousand SQLite steps) finds for the thread.
 final class StatementCancellation: Sendable {
     private let flag = Atomic<Bool>(false)
 
