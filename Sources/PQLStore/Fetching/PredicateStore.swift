@@ -40,6 +40,8 @@ public final class PredicateStore: @unchecked Sendable {
     private var version = 0
     /// The columns leading a BINARY index, read again when the schema version changes.
     private var indexCache: (version: Int64, columns: Set<IndexedColumn>)? = nil
+    /// Where the async API (``AsyncPredicateStore``) runs the store's synchronous work.
+    let queues = StoreQueues()
 
     /// Opens (or creates) the store at `path` for `model`, creating any missing tables and
     /// indexes and remembering the model in the file. `":memory:"` makes an in-memory store.

@@ -69,8 +69,11 @@ final class SQLiteConnection {
         // SQLITE_INTERRUPT (a `.cancelled` StoreError). The check reads the current task from
         // the thread the statement runs on, which is the task's own. The same steps count
         // against the limits of the fetch running on that thread (EvaluationLimits.maxSteps).
+        // A record stream's fetch runs on a dispatch queue, off its consumer's task: its
+        // cancellation is the thread's StatementCancellation.
         sqlite3_progress_handler(db, Self.progressInterval, { _ in
-            EvaluationBudget.sqliteProgress(Int(SQLiteConnection.progressInterval)) ? 0 : 1
+            EvaluationBudget.sqliteProgress(Int(SQLiteConnection.progressInterval))
+                && StatementCancellation.current?.isCancelled != true ? 0 : 1
         }, nil)
         // A file that is not a database fails here rather than at the first query.
         do { try execute("SELECT count(*) FROM sqlite_schema", what: "opening the database") } catch {
