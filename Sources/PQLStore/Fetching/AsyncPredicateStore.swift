@@ -41,7 +41,7 @@ public struct AsyncPredicateStore: Sendable {
 
     // MARK: reading
 
-    /// The matching records, in the query's order (``PredicateStore/fetch(_:)``).
+    /// The matching records, in the query's order (``PredicateStore/fetch(_:)->[StoreRecord]``).
     ///
     /// ```swift
     /// let late = try await store.fetch(EntityQuery("Flight", where: "dep_delay > 600"))
