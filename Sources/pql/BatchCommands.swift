@@ -18,7 +18,10 @@ struct UpdateCommand: ParsableCommand {
         --set carrier=UA), or null to unlink. A value no record has as its key is an error,
         and so is changing a key other records link to: nothing changes.
 
-        --set always sets a literal: --set 'title=Jean-Luc' sets that string.
+        A --set value for a text, date or other non-number attribute is always a literal:
+        --set 'title=Jean-Luc' sets that string. For a number attribute, a value that is not
+        JSON cannot be a literal, so it is read as an expression: --set 'price=price * 1.1'
+        is --set-expr 'price=price * 1.1'.
         --set-expr KEY=EXPRESSION computes the value from each record with an
         expression of the predicate language (price * 1.1, stock - 1,
         uppercase:(code), 'a string', 42), with the predicate language's meaning:
@@ -66,9 +69,10 @@ struct UpdateCommand: ParsableCommand {
     }
 
     func run() throws {
-        let (set, computed) = try Self.parseAssignments(assignments, expressions: expressionAssignments)
+        var (set, computed) = try Self.parseAssignments(assignments, expressions: expressionAssignments)
         let query = try selection.query(entity)
         let s = try StoreLocation.open(store, readOnly: false)
+        Self.readNumericTextAsExpressions(&set, &computed, entity: entity, model: s.model)
         do {
             if computed.isEmpty {
                 print(try s.batchUpdate(query, set: set))
@@ -102,6 +106,21 @@ struct UpdateCommand: ParsableCommand {
             }
         }
         return (values, out)
+    }
+
+    /// A `--set` value that is not JSON, for a number attribute, can only have been meant as an
+    /// expression (`--set 'price=price * 1.1'`: text never fits a number), so it is read as one
+    /// when it parses; text for any other attribute stays a literal (`--set title=Jean-Luc`,
+    /// `--set day=2024-01-02`), and text that does not parse keeps today's type error.
+    static func readNumericTextAsExpressions(_ set: inout [String: PredicateValue], _ computed: inout [String: ExpressionNode],
+                                             entity: String, model: StoreModel) {
+        guard let e = try? model.entity(named: entity) else { return }
+        let numeric = Set(model.allAttributes(e).filter { $0.type.isNumeric && $0.type != .boolean }.map(\.name))
+        for (key, value) in set where numeric.contains(key) {
+            guard case .string(let text) = value, let node = try? ExpressionNode.parse(format: text).tree else { continue }
+            computed[key] = node
+            set[key] = nil
+        }
     }
 
     /// The `--set` values by key: JSON when the text after `=` is JSON, else that text as a string.

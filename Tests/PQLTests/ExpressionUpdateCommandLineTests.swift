@@ -19,6 +19,10 @@ struct ExpressionUpdateCommandLineTests {
         let literal = try PQLProcess.run(["update", store, "--entity", "Person", "--where", "age == 81", "--set", "city=age * 2"])
         #expect(literal.status == 0, "\(literal.stderr)")
         #expect(try BatchCommandLineTests.rows(store, "city == 'age * 2'").contains("José"))
+        // For a number attribute, --set text that is not JSON can only be an expression.
+        let numeric = try PQLProcess.run(["update", store, "--entity", "Person", "--where", "age == 81", "--set", "age=age - 1"])
+        #expect(numeric.status == 0, "\(numeric.stderr)")
+        #expect(try BatchCommandLineTests.rows(store, "age == 80").contains("José"))
         // A string constant in an expression; the record's old value on the right.
         let swapped = try PQLProcess.run(["update", store, "--entity", "Person", "--where", "age == 35",
                                           "--set-expr", "city='Cusco'", "--set-expr", "name=city"])
