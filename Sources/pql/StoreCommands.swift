@@ -113,8 +113,8 @@ struct QueryCommand: ParsableCommand {
         aggregate (count:, sum:, average:, min:, max: of a key path or expression, evaluated
         for each record of the group; name it with NAME=, else the expression is its name),
         kept by --having (over the keys and names), sorted by --sort on a key or a name.
-        sum:, average:, min: and max: raise on a nil value, as in the predicate language: add
-        --where 'x != nil'.
+        sum:, average:, min: and max: leave nil values out (as SQL's grouped aggregates do);
+        a group with no value gives null.
           pql query :demo: --entity Flight --where "dep_delay != nil" --group-by airline.name --select avg='average:(dep_delay)' --select n='count:(dep_delay)' --having "n > 1000" --sort avg:desc
         """
     )

@@ -33,6 +33,7 @@ extension GroupQuery {
         var keys: [[PredicateValue]] = []
         var aggregates: [[SharedSemantics.Aggregate?]] = []
         var counts: [Int] = []
+        var valued: [[Bool]] = []   // per group and aggregate: was any non-nil value added
         let fresh = plan.items.map { $0.operation.map { SharedSemantics.Aggregate($0) } }
         if plan.keys.isEmpty {
             // Without group keys every element is in one group, matches or not (as SQL's aggregate of no rows).
@@ -40,6 +41,7 @@ extension GroupQuery {
             keys.append([])
             aggregates.append(fresh)
             counts.append(0)
+            valued.append(Array(repeating: false, count: fresh.count))
         }
         try EvaluationBudget.run(limits) { () throws(EvalError) in
             for i in matches {
@@ -54,22 +56,29 @@ extension GroupQuery {
                         keys.append(key)
                         aggregates.append(fresh)
                         counts.append(0)
+                        valued.append(Array(repeating: false, count: fresh.count))
                     }
                     counts[g] += 1
                     for (j, r) in argumentReaders.enumerated() {
                         let v = try r(elements[i], &state)
-                        if aggregates[g][j] != nil { try aggregates[g][j]!.add(v) }
+                        // Grouped aggregates skip nils, as SQL's and Core Data's do.
+                        if aggregates[g][j] != nil, !v.isNull {
+                            try aggregates[g][j]!.add(v)
+                            valued[g][j] = true
+                        }
                     }
                 } catch {
-                    guard let hint = plan.nilHint(for: error.message) else { throw error.on(element: i) }
-                    throw PredicateEvaluationError(kind: error.kind, message: error.message, context: error.context, hint: hint, elementIndex: i)
+                    throw error.on(element: i)
                 }
             }
         }
         var rows: [[PredicateValue]] = []
         for g in keys.indices {
             var row = keys[g]
-            for a in aggregates[g] { row.append(try a?.result() ?? .int(Int64(counts[g]))) }
+            for (j, a) in aggregates[g].enumerated() {
+                // A group with no value to aggregate gives nil (SQL's rule), count: its records.
+                if let a { row.append(valued[g][j] ? try a.result() : .null) } else { row.append(.int(Int64(counts[g]))) }
+            }
             rows.append(row)
         }
         if plan.having != .constant(true) {

@@ -6,8 +6,9 @@
 ///
 /// The aggregates are the predicate language's functions `count:`, `sum:`, `average:`, `min:`
 /// and `max:` with their evaluator semantics: `count:` counts the group's elements; the others
-/// take the argument's value for each element and raise on a nil or non-number value (filter
-/// nils out with the predicate: `dep_delay != nil`). The same query gives the same rows run on
+/// take the argument's value for each element, leave nils out (as SQL's and Core Data's
+/// grouped aggregates do; a group with no value gives nil) and raise on a non-number value
+/// (`min:`/`max:` also order strings and dates). The same query gives the same rows run on
 /// an array (``run(on:functions:)``) and on a store (`PredicateStore.fetch(_:)`).
 ///
 /// ```swift
@@ -165,15 +166,6 @@ package struct GroupPlan: Sendable {
         for (i, k) in keys.enumerated() { out[k.joined(separator: ".")] = values[i] }
         for (i, a) in items.enumerated() { out[a.name] = values[keys.count + i] }
         return out
-    }
-
-    /// A group aggregate's hint for its nil error (`average: found nil among the numbers`): the
-    /// evaluator's hint points at the collection operators, which a group has not; the fix here
-    /// is to leave the nils out with the predicate.
-    package func nilHint(for message: String) -> String? {
-        guard message.contains("found nil among") else { return nil }
-        guard let item = items.first(where: { $0.operation != nil && message.hasPrefix($0.function.selector + " ") }) else { return nil }
-        return "\(item.function.selector) raises on nil: leave the nils out with the predicate, e.g. \(item.argument) != nil"
     }
 
     /// `having`'s variables for one row.

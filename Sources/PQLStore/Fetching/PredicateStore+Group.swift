@@ -13,11 +13,7 @@ extension PredicateStore {
     /// // [["airline.name": "Frontier Airlines Inc.", "avg": 20.2…], …]
     /// ```
     public func fetch(_ group: GroupQuery) throws(StoreError) -> [[String: PredicateValue]] {
-        let plan = try GroupStatement.plan(group)
-        do { return try fetchGroups(group, plan) } catch {
-            guard let hint = plan.nilHint(for: error.message) else { throw error }
-            throw StoreError(error.kind, error.message, hint: hint)
-        }
+        try fetchGroups(group, try GroupStatement.plan(group))
     }
 
     private func fetchGroups(_ group: GroupQuery, _ plan: GroupPlan) throws(StoreError) -> [[String: PredicateValue]] {
@@ -89,7 +85,7 @@ enum GroupStatement {
             case .sum, .sumOperator: kind = x.kind == .boolean ? .integer : x.kind.domain == .number ? x.kind : .unknown
             default: kind = x.kind
             }
-            columns.append(("\(SQLiteFunctions.aggregateName(operation))(\(x.sql), \(tag))", kind))
+            columns.append(("\(SQLiteFunctions.aggregateName(operation))(\(x.sql), \(tag), 1)", kind))
         }
         let names = columns.indices.map { SQLIdentifier.quote("c\($0)") }
         let inner = "SELECT " + zip(columns, names).map { "\($0.sql) AS \($1)" }.joined(separator: ", ")

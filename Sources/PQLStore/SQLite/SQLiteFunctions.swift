@@ -42,6 +42,12 @@ enum SQLiteFunctions {
             let rc = sqlite3_create_function_v2(db, name, 2, flags, UnsafeMutableRawPointer(bitPattern: i + 1),
                                                 nil, aggregateStep, aggregateFinal, nil)
             guard rc == SQLITE_OK else { throw registrationError(name, rc, db) }
+            // The three-argument form (value, kind tag, 1) is the grouped fetch's: nils are
+            // skipped and a group with no value gives nil, as SQL's and Core Data's grouped
+            // aggregates do (GroupQuery's decision); the user data says so to xFinal.
+            let grouped = sqlite3_create_function_v2(db, name, 3, flags, UnsafeMutableRawPointer(bitPattern: i + 1 + groupedAggregateOffset),
+                                                     nil, aggregateStep, aggregateFinal, nil)
+            guard grouped == SQLITE_OK else { throw registrationError(name, grouped, db) }
         }
         let collations: [(String, @convention(c) (UnsafeMutableRawPointer?, Int32, UnsafeRawPointer?, Int32, UnsafeRawPointer?) -> Int32)] = [
             ("PQL_NOCASE", nocaseCollation), ("PQL_LOCALIZED", localizedCollation),
@@ -308,14 +314,21 @@ private final class AggregateBox {
     init(_ aggregate: SharedSemantics.Aggregate) { self.aggregate = aggregate }
 }
 
+/// Added to the user data of the grouped (three-argument) form of each aggregate.
+private let groupedAggregateOffset = 1_000
+
+private func skipsNil(_ ctx: OpaquePointer?) -> Bool { Int(bitPattern: sqlite3_user_data(ctx)) > groupedAggregateOffset }
+
 private func aggregateOperation(_ ctx: OpaquePointer?) -> SharedSemantics.Aggregate.Operation? {
-    let i = Int(bitPattern: sqlite3_user_data(ctx)) - 1
+    let i = (Int(bitPattern: sqlite3_user_data(ctx)) - 1) % groupedAggregateOffset
     let all = SharedSemantics.Aggregate.Operation.allCases
     return i >= 0 && i < all.count ? all[all.index(all.startIndex, offsetBy: i)] : nil
 }
 
 private let aggregateStep: @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Void = { ctx, _, argv in
     guard let argv, let operation = aggregateOperation(ctx) else { return SQLiteFunctions.fail(ctx, "bad aggregate") }
+    // A skipped nil allocates nothing: xFinal then finds no context and gives nil.
+    if skipsNil(ctx), sqlite3_value_type(argv[0]) == SQLITE_NULL { return }
     guard let slot = sqlite3_aggregate_context(ctx, Int32(MemoryLayout<UnsafeMutableRawPointer?>.size)) else {
         return sqlite3_result_error_nomem(ctx)
     }
@@ -344,6 +357,8 @@ private let aggregateFinal: @convention(c) (OpaquePointer?) -> Void = { ctx in
         let box = Unmanaged<AggregateBox>.fromOpaque(p).takeRetainedValue()
         aggregate = box.aggregate
         failure = box.error
+    } else if skipsNil(ctx) {
+        return sqlite3_result_null(ctx)
     }
     do {
         if let failure { throw failure }

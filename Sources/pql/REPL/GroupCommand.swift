@@ -32,14 +32,7 @@ enum GroupCommand {
                                variables: s.variables, limits: s.limits)
         let started = Date()
         let rows: [[String: PredicateValue]]
-        do { rows = try s.interruptible { try s.source.groups(query) } } catch {
-            // The aggregates' nil rule surprises most on real data: say how to leave the nils out.
-            if "\(error)".contains("found nil"), case .function(_, let args)? = select.first?.expression, let a = args.first {
-                throw ReplError("\(select.first!.name) found nil among the values",
-                                hint: "leave the nils out: .group \(words.joined(separator: " ")) where \(a) != nil")
-            }
-            throw error
-        }
+        rows = try s.interruptible { try s.source.groups(query) }
         let columns = keys + select.map(\.name)
         let renderer = ResultRenderer(format: s.format, width: s.interactive ? LineEditor.terminalWidth() : nil, color: s.interactive)
         let (text, _) = renderer.render(columns: columns, rows: rows.map { r in columns.map { r[$0] ?? .null } })
