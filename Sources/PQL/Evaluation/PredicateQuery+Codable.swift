@@ -37,20 +37,14 @@ extension PredicateQuery: Codable {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         // Parsed here rather than through PredicateNode's Decodable, to keep the positions:
         // errors of the decoded query put their caret under the sub-expression that failed.
-        var node = PredicateNode.constant(true)
-        var map: SourceMap?
-        if let text = try c.decodeIfPresent(String.self, forKey: .predicate) {
-            do { (node, map) = try PredicateNode.parse(format: text) } catch {
-                throw DecodingError.parseFailure(error, in: c.codingPath + [CodingKeys.predicate], what: "predicate")
-            }
-        }
-        self.init(node,
+        let predicate = try c.decodePredicateIfPresent(forKey: .predicate)
+        self.init(predicate.tree,
                   sort: try c.decodeIfPresent([SortRule].self, forKey: .sort) ?? [],
                   offset: try c.decodeIfPresent(Int.self, forKey: .offset) ?? 0,
                   limit: try c.decodeIfPresent(Int.self, forKey: .limit),
                   variables: try c.decodeIfPresent([String: PredicateValue].self, forKey: .variables) ?? [:],
                   limits: try c.decodeIfPresent(EvaluationLimits.self, forKey: .limits) ?? .default)
-        sourceMap = map
+        sourceMap = predicate.sourceMap
     }
 }
 

@@ -275,9 +275,14 @@ extension SourceMap {
 
     /// The first node equal to `wanted` inside `start` (itself included), in pre-order.
     private func first(_ wanted: Item, inside start: (item: TreeItem, node: Int)) -> (item: TreeItem, node: Int)? {
+        firstInPreOrder(from: start) { $0 == wanted }
+    }
+
+    /// The first node inside `start` (itself included) that `matches`, in pre-order.
+    private func firstInPreOrder(from start: (item: TreeItem, node: Int), where matches: (Item) -> Bool) -> (item: TreeItem, node: Int)? {
         var stack = [start]
         while let (item, node) = stack.popLast() {
-            if Item(item) == wanted { return (item, node) }
+            if matches(Item(item)) { return (item, node) }
             let kids = children(of: Node(index: node))
             var pairs: [(TreeItem, Int)] = []
             var i = 0
@@ -308,19 +313,7 @@ extension SourceMap {
     ///           in: tree)?.column   // 10
     /// ```
     public func range(ofFirstWhere matches: (Item) -> Bool, in tree: PredicateNode) -> SourceRange? {
-        guard fits(tree) else { return nil }
-        var stack: [(item: TreeItem, node: Int)] = [(.predicate(tree), entries.count - 1)]
-        while let (item, node) = stack.popLast() {
-            if matches(Item(item)) { return range(of: Node(index: node)) }
-            let kids = children(of: Node(index: node))
-            var pairs: [(TreeItem, Int)] = []
-            var i = 0
-            while let child = item.child(i), i < kids.count {
-                pairs.append((child, kids[i].index))
-                i += 1
-            }
-            stack.append(contentsOf: pairs.reversed())
-        }
-        return nil
+        guard fits(tree), let hit = firstInPreOrder(from: (.predicate(tree), entries.count - 1), where: matches) else { return nil }
+        return range(of: Node(index: hit.node))
     }
 }

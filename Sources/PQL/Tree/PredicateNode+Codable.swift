@@ -52,6 +52,20 @@ extension ExpressionNode: Codable {
     }
 }
 
+extension KeyedDecodingContainer {
+    /// The predicate text under `key` parsed with its ``SourceMap`` (so errors of a decoded
+    /// query keep their caret), or `TRUEPREDICATE` and no text when the key is absent.
+    package func decodePredicateIfPresent(forKey key: Key) throws -> (tree: PredicateNode, text: String?, sourceMap: SourceMap?) {
+        guard let text = try decodeIfPresent(String.self, forKey: key) else { return (.constant(true), nil, nil) }
+        do {
+            let (tree, map) = try PredicateNode.parse(format: text)
+            return (tree, text, map)
+        } catch {
+            throw DecodingError.parseFailure(error, in: codingPath + [key], what: "predicate")
+        }
+    }
+}
+
 extension DecodingError {
     /// The error a decoder reports for predicate text that does not parse.
     package static func parseFailure(_ error: PredicateFormatError, in path: [any CodingKey], what: String) -> DecodingError {

@@ -40,21 +40,14 @@ extension EntityQuery: Codable {
     /// ```
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        let text = try c.decodeIfPresent(String.self, forKey: .predicate)
-        var node = PredicateNode.constant(true)
-        var map: SourceMap?
-        if let text {
-            do { (node, map) = try PredicateNode.parse(format: text) } catch {
-                throw DecodingError.parseFailure(error, in: c.codingPath + [CodingKeys.predicate], what: "predicate")
-            }
-        }
-        self.init(try c.decode(String.self, forKey: .entity), predicate: node,
+        let predicate = try c.decodePredicateIfPresent(forKey: .predicate)
+        self.init(try c.decode(String.self, forKey: .entity), predicate: predicate.tree,
                   sort: try c.decodeIfPresent([SortRule].self, forKey: .sort) ?? [],
                   offset: try c.decodeIfPresent(Int.self, forKey: .offset) ?? 0,
                   limit: try c.decodeIfPresent(Int.self, forKey: .limit),
                   variables: try c.decodeIfPresent([String: PredicateValue].self, forKey: .variables) ?? [:],
                   limits: try c.decodeIfPresent(EvaluationLimits.self, forKey: .limits) ?? .default)
-        predicateText = text
-        sourceMap = map
+        predicateText = predicate.text
+        sourceMap = predicate.sourceMap
     }
 }
