@@ -72,16 +72,37 @@ struct UpdateCommand: ParsableCommand {
         var (set, computed) = try Self.parseAssignments(assignments, expressions: expressionAssignments)
         let query = try selection.query(entity)
         let s = try StoreLocation.open(store, readOnly: false)
-        Self.readNumericTextAsExpressions(&set, &computed, entity: entity, model: s.model)
-        do {
+        let guessed = Self.readNumericTextAsExpressions(&set, &computed, entity: entity, model: s.model)
+        do throws(StoreError) {
             if computed.isEmpty {
                 print(try s.batchUpdate(query, set: set))
             } else {
+                // Each guessed expression compiled alone first, so a failure names the --set it came from.
+                for (key, text) in guessed.sorted(by: { $0.key < $1.key }) {
+                    do throws(StoreError) {
+                        _ = try s.sql(for: EntityQuery(query.entity, predicate: .comparison(ComparisonNode(computed[key]!, .notEqual, .constant(.null)))))
+                    } catch {
+                        throw Self.guessFailed(key: key, text: text, entity: query.entity, error)
+                    }
+                }
                 print(try s.batchUpdate(query, computing: computed.merging(set.mapValues { .constant($0) }) { a, _ in a }))
             }
         } catch {
             throw error.userFacing
         }
+    }
+
+    /// A --set text that was read as an expression (see `readNumericTextAsExpressions`) and
+    /// does not work as one: the error says so in terms of what the user wrote, with a caret
+    /// under the value.
+    static func guessFailed(key: String, text: String, entity: String, _ error: StoreError) -> StoreError {
+        let argument = "\(key)=\(text)"
+        let start = key.utf8.count + 1
+        let range = error.range.map { SourceRange(offset: start + $0.offset, length: $0.length, line: 1, column: key.count + 1 + $0.column) }
+            ?? SourceRange(offset: start, length: text.utf8.count, line: 1, column: key.count + 2)
+        return StoreError(error.kind, "--set \(argument): \(entity).\(key) is a number attribute, and '\(text)' is not a number; read as an expression, \(error.message)",
+                          hint: (error.hint.map { $0 + " Or " } ?? "") + "give a number (--set \(key)=4.5), or an expression of \(entity)'s attributes (--set '\(key)=\(key) * 1.1')",
+                          source: argument, range: range)
     }
 
     /// The `--set` literals and the `--set-expr` expressions by key; a key given twice (in
@@ -112,15 +133,20 @@ struct UpdateCommand: ParsableCommand {
     /// expression (`--set 'price=price * 1.1'`: text never fits a number), so it is read as one
     /// when it parses; text for any other attribute stays a literal (`--set title=Jean-Luc`,
     /// `--set day=2024-01-02`), and text that does not parse keeps today's type error.
+    /// Returns the texts so read, by key.
+    @discardableResult
     static func readNumericTextAsExpressions(_ set: inout [String: PredicateValue], _ computed: inout [String: ExpressionNode],
-                                             entity: String, model: StoreModel) {
-        guard let e = try? model.entity(named: entity) else { return }
+                                             entity: String, model: StoreModel) -> [String: String] {
+        guard let e = try? model.entity(named: entity) else { return [:] }
         let numeric = Set(model.allAttributes(e).filter { $0.type.isNumeric && $0.type != .boolean }.map(\.name))
+        var guessed: [String: String] = [:]
         for (key, value) in set where numeric.contains(key) {
             guard case .string(let text) = value, let node = try? ExpressionNode.parse(format: text).tree else { continue }
             computed[key] = node
             set[key] = nil
+            guessed[key] = text
         }
+        return guessed
     }
 
     /// The `--set` values by key: JSON when the text after `=` is JSON, else that text as a string.

@@ -70,7 +70,7 @@ struct ComputedUpdateTests {
         #expect(try Self.values(store, "stock") == [6, 0, nil])
         #expect { try store.batchUpdate(EntityQuery("Item"), computing: ["stock": try Self.expression("price + 0.5")]) } throws: { error in
             guard let e = error as? StoreError else { return false }
-            return e.kind == .invalidValue && e.message.contains("Item.stock is a integer64 attribute") && e.message.contains("price + 0.5")
+            return e.kind == .invalidValue && e.message.contains("Item.stock is an integer64 attribute") && e.message.contains("price + 0.5")
         }
         #expect { try store.batchUpdate(EntityQuery("Item"), computing: ["small": try Self.expression("small * 2")]) } throws: { error in
             (error as? StoreError)?.message.contains("out of its range") == true

@@ -279,7 +279,7 @@ import Testing
         // The same file imports once fixed; importTable behaves alike.
         #expect(try store.importFile(ImportSource(csv: Data("name,n\nann,1\nbo,2\n".utf8)), into: "Fixed") == 2)
         let table = ImportTable(columns: ["v"], types: [.integer64], optional: [false], rows: [[1], ["x"]])
-        #expect(failure { try store.importTable(table, into: "T") }?.message.hasPrefix("row 2: T.v is a integer64 attribute") == true)
+        #expect(failure { try store.importTable(table, into: "T") }?.message.hasPrefix("row 2: T.v is an integer64 attribute") == true)
         #expect(store.model.entities.map(\.name) == ["Keep", "Fixed"])
     }
 

@@ -306,7 +306,7 @@ import Testing
         let store = try Self.store()
         let e = try #require(Self.error { try store.insert("Person", ["age": "forty"]) })
         #expect(e.kind == .invalidValue)
-        #expect(e.message.contains("Person.age is a integer64 attribute"))
+        #expect(e.message.contains("Person.age is an integer64 attribute"))
         #expect(e.message.contains("does not fit"))
         #expect(e.hint == "give a whole number")
         for (key, value, hint) in [("active", PredicateValue.string("yes"), "give true or false"),

@@ -36,7 +36,7 @@ struct ExpressionUpdateCommandLineTests {
         // A result that does not fit its attribute names the attribute.
         let fraction = try PQLProcess.run(["update", store, "--entity", "Person", "--where", "age != nil", "--set-expr", "age=age * 1.5"])
         #expect(fraction.status == 1)
-        #expect(fraction.stderr.contains("Person.age is a integer64 attribute"), "\(fraction.stderr)")
+        #expect(fraction.stderr.contains("Person.age is an integer64 attribute"), "\(fraction.stderr)")
         // Overflow is an error, as in memory.
         let overflow = try PQLProcess.run(["update", store, "--entity", "Person", "--where", "age != nil",
                                            "--set-expr", "age=age + 9223372036854775800"])
@@ -48,6 +48,13 @@ struct ExpressionUpdateCommandLineTests {
         let unknown = try PQLProcess.run(["update", store, "--entity", "Person", "--set-expr", "age=agee + 1"])
         #expect(unknown.status == 1)
         #expect(unknown.stderr.contains("did you mean 'age'?"), "\(unknown.stderr)")
+        // Text for a number attribute that is neither a number nor a working expression: the
+        // error names the --set it came from and points at its value.
+        let word = try PQLProcess.run(["update", store, "--entity", "Person", "--set", "age=agee"])
+        #expect(word.status == 1)
+        #expect(word.stderr.contains("--set age=agee: Person.age is a number attribute, and 'agee' is not a number"), "\(word.stderr)")
+        #expect(word.stderr.contains("1 | age=agee\n  |     ^~~~"), "\(word.stderr)")
+        #expect(word.stderr.contains("did you mean 'age'? Or give a number"), "\(word.stderr)")
         let twice = try PQLProcess.run(["update", store, "--entity", "Person", "--set", "age=1", "--set-expr", "age=2"])
         #expect(twice.status != 0)
         #expect(twice.stderr.contains("more than once"))

@@ -7,7 +7,7 @@ enum RecordCodec {
     /// The value stored for `value` in attribute `a` of `entity`; a value of the wrong kind is an error.
     static func sqlValue(_ value: PredicateValue, for a: ModelAttribute, entity: String) throws(StoreError) -> SQLValue {
         func wrong() -> StoreError {
-            StoreError(.invalidValue, "\(entity).\(a.name) is a \(a.type.rawValue) attribute; \(value.kindDescription) \(value) does not fit",
+            StoreError(.invalidValue, "\(entity).\(a.name) is \(a.type.withArticle) attribute; \(value.kindDescription) \(value) does not fit",
                        hint: hint(for: a.type))
         }
         if value.isNull { return .null }
@@ -34,7 +34,7 @@ enum RecordCodec {
             default: throw wrong()
             }
             guard range.contains(i) else {
-                throw StoreError(.invalidValue, "\(entity).\(a.name) is a \(a.type.rawValue) attribute; \(i) is out of its range",
+                throw StoreError(.invalidValue, "\(entity).\(a.name) is \(a.type.withArticle) attribute; \(i) is out of its range",
                                  hint: "use a wider integer type in the model")
             }
             return .integer(i)
@@ -47,7 +47,7 @@ enum RecordCodec {
         case .double, .float, .decimal:
             // A REAL column would round an integer beyond 2^53 silently; refuse it instead.
             if case .int(let i) = value, a.type != .float, Double(exactly: i) == nil {
-                throw StoreError(.invalidValue, "\(entity).\(a.name) is a \(a.type.rawValue) attribute; the integer \(i) has no exact double (doubles hold integers exactly up to 2^53)",
+                throw StoreError(.invalidValue, "\(entity).\(a.name) is \(a.type.withArticle) attribute; the integer \(i) has no exact double (doubles hold integers exactly up to 2^53)",
                                  hint: "store it in an integer64 attribute, or as a string")
             }
             guard let n = value.doubleValue else { throw wrong() }

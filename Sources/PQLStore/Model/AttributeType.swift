@@ -64,6 +64,14 @@ public enum AttributeType: String, Hashable, Sendable, CaseIterable, Codable {
     /// True for the types read back as strings (UUIDs and URIs read as their text).
     public var isText: Bool { self == .string || self == .uuid || self == .uri }
 
+    /// The type's name with its indefinite article, for messages: "an integer64", "a string".
+    var withArticle: String {
+        switch self {
+        case .integer16, .integer32, .integer64: return "an \(rawValue)"
+        default: return "a \(rawValue)"
+        }
+    }
+
     /// The spelling in Xcode's model files (`Integer 64`, `Boolean`, `Binary`, …).
     public var xcodeName: String {
         switch self {
