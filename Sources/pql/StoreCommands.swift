@@ -70,8 +70,9 @@ struct ImportCommand: ParsableCommand {
             let columns = try source.inferColumns()
             let n = try Self.load(source, columns, into: store, entity: entity, creating: created || wasEmpty)
             let seconds = Date().timeIntervalSince(start)
-            let rate = seconds > 0 ? Int(Double(n) / seconds) : n
-            Output.error("imported \(n) rows into \(entity) (\(columns.names.count) attributes) in \(String(format: "%.2f", seconds)) s, \(rate) rows/s")
+            // A rate says something only about a load that took a while.
+            let rate = seconds >= 0.5 ? ", \(Int(Double(n) / seconds)) rows/s" : ""
+            Output.error("imported \(n) rows into \(entity) (\(columns.names.count) attributes) in \(String(format: "%.2f", seconds)) s\(rate)")
         } catch {
             if created || wasEmpty { Self.remove(store) }
             // Best effort: the import's own error is the one to report.

@@ -81,7 +81,7 @@ struct StoreLimitsTests {
             try store.fetchIDs(EntityQuery("Person", where: "name MATCHES '(a|aa)+$'", limits: regex))
         } throws: { error in
             let e = error as! StoreError
-            return e.kind == .evaluation && e.message.contains("20,000,000 regex steps") && (e.hint ?? "").contains("maxRegexSteps")
+            return e.kind == .evaluation && e.message.contains("20,000,000 regex backtracking steps") && (e.hint ?? "").contains("maxRegexSteps")
         }
         // Batch changes are bounded too, and undone as a whole.
         #expect(throws: StoreError.self) {

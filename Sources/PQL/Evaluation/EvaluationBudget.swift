@@ -80,7 +80,7 @@ package final class EvaluationBudget {
     var regexLimitError: PredicateEvaluationError {
         PredicateEvaluationError(
             kind: .regexLimit,
-            message: "the MATCHES of this evaluation needed more than \(EvaluationLimits.grouped(limits.maxRegexSteps ?? 0)) regex steps of backtracking in all, their limit",
+            message: "the MATCHES tests of this evaluation took more than \(EvaluationLimits.grouped(limits.maxRegexSteps ?? 0)) regex backtracking steps together, the limit",
             hint: "simplify the pattern (avoid nested repetition such as (a+)+), or raise the limit (EvaluationLimits.maxRegexSteps; pql: --max-regex-steps, the REPL: .limits regex N)")
     }
 

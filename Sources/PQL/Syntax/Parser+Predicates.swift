@@ -243,12 +243,14 @@ extension Parser {
         switch x {
         case .predicate(let p, let h): return (p, h)
         case .expression(let e, let start, let end):
-            let written = text(from: start, to: end)
+            // A long operand is under the caret already; the message and hint name it shortly.
+            let full = text(from: start, to: end)
+            let written = full.count <= 40 ? full : String(full.prefix(30)) + "…"
             let hint: String
             switch e.node {
             case .constant(.bool(true)): hint = "write TRUEPREDICATE for a predicate that is always true"
             case .constant(.bool(false)): hint = "write FALSEPREDICATE for a predicate that is always false"
-            default: hint = "compare it with a value, as in \(written) == YES"
+            default: hint = full.count <= 40 ? "compare it with a value, as in \(written) == YES" : "compare it with a value, as in VALUE == YES"
             }
             if current.kind == .identifier || current.kind == .keyword, let s = suggestionForStrayWord() {
                 throw unexpected(expected: ["a comparison operator"], hint: s)
