@@ -96,8 +96,8 @@ struct SQLCase: Sendable, CustomTestStringConvertible {
         SQLCase("age < score", #" WHERE t0."age" < t0."score""#, []),
         SQLCase("age <= score", #" WHERE (t0."age" <= t0."score" OR (t0."age" IS NULL AND t0."score" IS NULL))"#, []),
         // kinds SQLite cannot order the evaluator's way go through pql_compare
-        SQLCase("age > 'x'", #" WHERE pql_compare(?2, ?3, t0."age", ?4, ?1, ?5)"#, [.text("x"), .integer(2), .integer(0), .integer(0), .integer(0)]),
-        SQLCase("born > 5", #" WHERE pql_compare(?2, ?3, t0."born", ?4, ?1, ?5)"#, [.integer(5), .integer(2), .integer(0), .integer(2), .integer(0)]),
+        SQLCase("age > 'x'", #" WHERE pql_compare(?2, ?3, t0."age", ?4, ?1, ?5, 2)"#, [.text("x"), .integer(2), .integer(0), .integer(0), .integer(0)]),
+        SQLCase("born > 5", #" WHERE pql_compare(?2, ?3, t0."born", ?4, ?1, ?5, 2)"#, [.integer(5), .integer(2), .integer(0), .integer(2), .integer(0)]),
         // different kinds are never equal
         SQLCase("name == 5", " WHERE 0", [.integer(5)]),
         SQLCase("name != 5", "", [.integer(5)]),
@@ -110,13 +110,13 @@ struct SQLCase: Sendable, CustomTestStringConvertible {
     // MARK: string operators and options
 
     static let strings: [SQLCase] = [
-        SQLCase("name ==[c] 'x'", #" WHERE pql_compare(?2, ?3, t0."name", ?4, ?1, ?5)"#, [.text("x"), .integer(4), .integer(1), .integer(0), .integer(0)]),
-        SQLCase("name ==[d] 'x'", #" WHERE pql_compare(?2, ?3, t0."name", ?4, ?1, ?5)"#, [.text("x"), .integer(4), .integer(2), .integer(0), .integer(0)]),
-        SQLCase("name !=[cd] 'x'", #" WHERE pql_compare(?2, ?3, t0."name", ?4, ?1, ?5)"#, [.text("x"), .integer(5), .integer(3), .integer(0), .integer(0)]),
-        SQLCase("name ==[CD] 'x'", #" WHERE pql_compare(?2, ?3, t0."name", ?4, ?1, ?5)"#, [.text("x"), .integer(4), .integer(3), .integer(0), .integer(0)]),
-        SQLCase("name <[c] 'x'", #" WHERE pql_compare(?2, ?3, t0."name", ?4, ?1, ?5)"#, [.text("x"), .integer(0), .integer(1), .integer(0), .integer(0)]),
-        SQLCase("name >=[c] 'x'", #" WHERE pql_compare(?2, ?3, t0."name", ?4, ?1, ?5)"#, [.text("x"), .integer(3), .integer(1), .integer(0), .integer(0)]),
-        SQLCase("name ==[l] 'x'", #" WHERE pql_compare(?2, ?3, t0."name", ?4, ?1, ?5)"#, [.text("x"), .integer(4), .integer(8), .integer(0), .integer(0)]),
+        SQLCase("name ==[c] 'x'", #" WHERE pql_compare(?2, ?3, t0."name", ?4, ?1, ?5, 2)"#, [.text("x"), .integer(4), .integer(1), .integer(0), .integer(0)]),
+        SQLCase("name ==[d] 'x'", #" WHERE pql_compare(?2, ?3, t0."name", ?4, ?1, ?5, 2)"#, [.text("x"), .integer(4), .integer(2), .integer(0), .integer(0)]),
+        SQLCase("name !=[cd] 'x'", #" WHERE pql_compare(?2, ?3, t0."name", ?4, ?1, ?5, 2)"#, [.text("x"), .integer(5), .integer(3), .integer(0), .integer(0)]),
+        SQLCase("name ==[CD] 'x'", #" WHERE pql_compare(?2, ?3, t0."name", ?4, ?1, ?5, 2)"#, [.text("x"), .integer(4), .integer(3), .integer(0), .integer(0)]),
+        SQLCase("name <[c] 'x'", #" WHERE pql_compare(?2, ?3, t0."name", ?4, ?1, ?5, 2)"#, [.text("x"), .integer(0), .integer(1), .integer(0), .integer(0)]),
+        SQLCase("name >=[c] 'x'", #" WHERE pql_compare(?2, ?3, t0."name", ?4, ?1, ?5, 2)"#, [.text("x"), .integer(3), .integer(1), .integer(0), .integer(0)]),
+        SQLCase("name ==[l] 'x'", #" WHERE pql_compare(?2, ?3, t0."name", ?4, ?1, ?5, 2)"#, [.text("x"), .integer(4), .integer(8), .integer(0), .integer(0)]),
         SQLCase("name ==[n] 'x'", #" WHERE t0."name" = ?1"#, [.text("x")]),
         // case-sensitive BEGINSWITH is an index-friendly range
         SQLCase("name BEGINSWITH 'ab'", #" WHERE (t0."name" >= ?2 AND t0."name" < ?3)"#, [.text("ab"), .text("ab"), .text("ac")]),
@@ -125,19 +125,19 @@ struct SQLCase: Sendable, CustomTestStringConvertible {
         SQLCase("name BEGINSWITH 'a\u{D7FF}'", #" WHERE (t0."name" >= ?2 AND t0."name" < ?3)"#, [.text("a\u{D7FF}"), .text("a\u{D7FF}"), .text("a\u{E000}")]),
         SQLCase("name BEGINSWITH 'a\u{10FFFF}'", #" WHERE (t0."name" >= ?2 AND substr(t0."name", 1, ?3) = ?2)"#, [.text("a\u{10FFFF}"), .text("a\u{10FFFF}"), .integer(2)]),
         SQLCase("name BEGINSWITH ''", " WHERE 0", [.text("")]),
-        SQLCase("name ENDSWITH 'ab'", #" WHERE pql_search(?2, ?3, t0."name", ?1)"#, [.text("ab"), .integer(9), .integer(0)]),
-        SQLCase("name ENDSWITH[d] 'ab'", #" WHERE pql_search(?2, ?3, t0."name", ?1)"#, [.text("ab"), .integer(9), .integer(2)]),
-        SQLCase("name CONTAINS 'ab'", #" WHERE pql_search(?2, ?3, t0."name", ?1)"#, [.text("ab"), .integer(99), .integer(0)]),
-        SQLCase("name CONTAINS[cd] 'ab'", #" WHERE pql_search(?2, ?3, t0."name", ?1)"#, [.text("ab"), .integer(99), .integer(3)]),
-        SQLCase("'ab' IN name", #" WHERE pql_search(?2, ?3, t0."name", ?1)"#, [.text("ab"), .integer(99), .integer(0)]),
-        SQLCase("name LIKE 'a*b?'", #" WHERE pql_search(?2, ?3, t0."name", ?1)"#, [.text("a*b?"), .integer(7), .integer(0)]),
-        SQLCase("name LIKE[c] 'a*'", #" WHERE pql_search(?2, ?3, t0."name", ?1)"#, [.text("a*"), .integer(7), .integer(1)]),
-        SQLCase("name LIKE[cd] '%_'", #" WHERE pql_search(?2, ?3, t0."name", ?1)"#, [.text("%_"), .integer(7), .integer(3)]),
-        SQLCase("name MATCHES '[a-z]+'", #" WHERE pql_search(?2, ?3, t0."name", ?1)"#, [.text("[a-z]+"), .integer(6), .integer(0)]),
-        SQLCase("name MATCHES[c] 'x.*'", #" WHERE pql_search(?2, ?3, t0."name", ?1)"#, [.text("x.*"), .integer(6), .integer(1)]),
+        SQLCase("name ENDSWITH 'ab'", #" WHERE pql_search(?2, ?3, t0."name", ?1, 2)"#, [.text("ab"), .integer(9), .integer(0)]),
+        SQLCase("name ENDSWITH[d] 'ab'", #" WHERE pql_search(?2, ?3, t0."name", ?1, 2)"#, [.text("ab"), .integer(9), .integer(2)]),
+        SQLCase("name CONTAINS 'ab'", #" WHERE pql_search(?2, ?3, t0."name", ?1, 2)"#, [.text("ab"), .integer(99), .integer(0)]),
+        SQLCase("name CONTAINS[cd] 'ab'", #" WHERE pql_search(?2, ?3, t0."name", ?1, 2)"#, [.text("ab"), .integer(99), .integer(3)]),
+        SQLCase("'ab' IN name", #" WHERE pql_search(?2, ?3, t0."name", ?1, 2)"#, [.text("ab"), .integer(99), .integer(0)]),
+        SQLCase("name LIKE 'a*b?'", #" WHERE pql_search(?2, ?3, t0."name", ?1, 2)"#, [.text("a*b?"), .integer(7), .integer(0)]),
+        SQLCase("name LIKE[c] 'a*'", #" WHERE pql_search(?2, ?3, t0."name", ?1, 2)"#, [.text("a*"), .integer(7), .integer(1)]),
+        SQLCase("name LIKE[cd] '%_'", #" WHERE pql_search(?2, ?3, t0."name", ?1, 2)"#, [.text("%_"), .integer(7), .integer(3)]),
+        SQLCase("name MATCHES '[a-z]+'", #" WHERE pql_search(?2, ?3, t0."name", ?1, 2)"#, [.text("[a-z]+"), .integer(6), .integer(0)]),
+        SQLCase("name MATCHES[c] 'x.*'", #" WHERE pql_search(?2, ?3, t0."name", ?1, 2)"#, [.text("x.*"), .integer(6), .integer(1)]),
         SQLCase("name CONTAINS nil", " WHERE 0", [.null]),
         SQLCase("name CONTAINS ''", " WHERE 0", [.text("")]),
-        SQLCase("name CONTAINS city", #" WHERE pql_search(?1, ?2, t0."name", t0."city")"#, [.integer(99), .integer(0)]),
+        SQLCase("name CONTAINS city", #" WHERE pql_search(?1, ?2, t0."name", t0."city", 2)"#, [.integer(99), .integer(0)]),
     ]
 
     @Test(arguments: strings) func stringOperator(_ c: SQLCase) throws {
@@ -152,7 +152,7 @@ struct SQLCase: Sendable, CustomTestStringConvertible {
         SQLCase("!(age == 5)", #" WHERE NOT coalesce(t0."age" = ?1, 0)"#, [.integer(5)]),
         SQLCase("NOT (age == nil)", #" WHERE NOT (t0."age" IS NULL)"#, [.null]),
         SQLCase("NOT (age != 5)", #" WHERE NOT (t0."age" IS NOT ?1)"#, [.integer(5)]),
-        SQLCase("NOT (name CONTAINS 'x')", #" WHERE NOT (pql_search(?2, ?3, t0."name", ?1))"#, [.text("x"), .integer(99), .integer(0)]),
+        SQLCase("NOT (name CONTAINS 'x')", #" WHERE NOT (pql_search(?2, ?3, t0."name", ?1, 2))"#, [.text("x"), .integer(99), .integer(0)]),
         SQLCase("NOT (name BEGINSWITH 'x')", #" WHERE NOT coalesce((t0."name" >= ?2 AND t0."name" < ?3), 0)"#, [.text("x"), .text("x"), .text("y")]),
         SQLCase("NOT (age > 5 OR name == 'x')", #" WHERE NOT coalesce((t0."age" > ?1 OR t0."name" = ?2), 0)"#, [.integer(5), .text("x")]),
         SQLCase("NOT NOT (age > 5)", #" WHERE NOT (NOT coalesce(t0."age" > ?1, 0))"#, [.integer(5)]),
@@ -180,7 +180,7 @@ struct SQLCase: Sendable, CustomTestStringConvertible {
         SQLCase("age BETWEEN {5, 1}", #" WHERE t0."age" BETWEEN ?2 AND ?1"#, [.integer(5), .integer(1)]),
         SQLCase("score BETWEEN {1.5, 2}", #" WHERE t0."score" BETWEEN ?1 AND ?2"#, [.real(1.5), .integer(2)]),
         SQLCase("age BETWEEN {1, nil}", " WHERE 0", [.integer(1), .null]),
-        SQLCase("age BETWEEN {1, 'x'}", #" WHERE pql_between(?3, t0."age", ?4, ?1, ?5, ?2, ?6)"#,
+        SQLCase("age BETWEEN {1, 'x'}", #" WHERE pql_between(?3, t0."age", ?4, ?1, ?5, ?2, ?6, 2)"#,
                 [.integer(1), .text("x"), .integer(0), .integer(0), .integer(0), .integer(0)]),
         SQLCase("name BETWEEN {'a', 'm'}", #" WHERE t0."name" BETWEEN ?1 AND ?2"#, [.text("a"), .text("m")]),
         SQLCase("born BETWEEN {CAST(1, 'NSDate'), CAST(2, 'NSDate')}", #" WHERE t0."born" BETWEEN ?1 AND ?2"#, [.real(1), .real(2)]),
@@ -222,7 +222,7 @@ struct SQLCase: Sendable, CustomTestStringConvertible {
         SQLCase("SOME tags.name == 'x'", #" WHERE t0."Z_PK" IN (SELECT t1."person" FROM "Tag" t1 WHERE t1."name" = ?1)"#, [.text("x")]),
         SQLCase("ANY tags.weight BETWEEN {1, 3}", #" WHERE t0."Z_PK" IN (SELECT t1."person" FROM "Tag" t1 WHERE t1."weight" BETWEEN ?1 AND ?2)"#, [.integer(1), .integer(3)]),
         SQLCase("ANY tags.name IN {'a', 'b'}", #" WHERE t0."Z_PK" IN (SELECT t1."person" FROM "Tag" t1 WHERE t1."name" IN (?1, ?2))"#, [.text("a"), .text("b")]),
-        SQLCase("ANY tags.name CONTAINS[c] 'v'", #" WHERE t0."Z_PK" IN (SELECT t1."person" FROM "Tag" t1 WHERE pql_search(?2, ?3, t1."name", ?1))"#,
+        SQLCase("ANY tags.name CONTAINS[c] 'v'", #" WHERE t0."Z_PK" IN (SELECT t1."person" FROM "Tag" t1 WHERE pql_search(?2, ?3, t1."name", ?1, 2))"#,
                 [.text("v"), .integer(99), .integer(1)]),
         SQLCase("ALL tags.weight > 0", #" WHERE (t0."Z_PK" NOT IN (SELECT t1."person" FROM "Tag" t1 WHERE t1."person" IS NOT NULL AND NOT coalesce(t1."weight" > ?1, 0)))"#, [.integer(0)]),
         SQLCase("NONE tags.name == 'x'", #" WHERE NOT coalesce(t0."Z_PK" IN (SELECT t1."person" FROM "Tag" t1 WHERE t1."name" = ?1), 0)"#, [.text("x")]),
@@ -248,10 +248,10 @@ struct SQLCase: Sendable, CustomTestStringConvertible {
         SQLCase("tags[SIZE] == 1", #" WHERE (SELECT COUNT(*) FROM "Tag" t1 WHERE t1."person" = t0."Z_PK") = ?1"#, [.integer(1)]),
         SQLCase("count(tags) == 1", #" WHERE (SELECT COUNT(*) FROM "Tag" t1 WHERE t1."person" = t0."Z_PK") = ?1"#, [.integer(1)]),
         // @sum and @avg run the evaluator's aggregate: nil counts as 0, integer sums are exact or an error.
-        SQLCase("tags.@sum.weight > 5", #" WHERE (SELECT pql_sum(t1."weight", ?1) FROM "Tag" t1 WHERE t1."person" = t0."Z_PK") > ?2"#, [.integer(0), .integer(5)]),
-        SQLCase("tags.@avg.weight > 5", #" WHERE (SELECT pql_avg(t1."weight", ?1) FROM "Tag" t1 WHERE t1."person" = t0."Z_PK") > ?2"#, [.integer(0), .integer(5)]),
-        SQLCase("sum:(tags.weight) > 5", #" WHERE (SELECT pql_sum_function(t1."weight", ?1) FROM "Tag" t1 WHERE t1."person" = t0."Z_PK") > ?2"#, [.integer(0), .integer(5)]),
-        SQLCase("max:(tags.name) == 'z'", #" WHERE (SELECT pql_max_function(t1."name", ?1) FROM "Tag" t1 WHERE t1."person" = t0."Z_PK") = ?2"#, [.integer(0), .text("z")]),
+        SQLCase("tags.@sum.weight > 5", #" WHERE (SELECT pql_sum(t1."weight", ?1, 0, 0) FROM "Tag" t1 WHERE t1."person" = t0."Z_PK") > ?2"#, [.integer(0), .integer(5)]),
+        SQLCase("tags.@avg.weight > 5", #" WHERE (SELECT pql_avg(t1."weight", ?1, 0, 0) FROM "Tag" t1 WHERE t1."person" = t0."Z_PK") > ?2"#, [.integer(0), .integer(5)]),
+        SQLCase("sum:(tags.weight) > 5", #" WHERE (SELECT pql_sum_function(t1."weight", ?1, 0, 1) FROM "Tag" t1 WHERE t1."person" = t0."Z_PK") > ?2"#, [.integer(0), .integer(5)]),
+        SQLCase("max:(tags.name) == 'z'", #" WHERE (SELECT pql_max_function(t1."name", ?1, 0, 1) FROM "Tag" t1 WHERE t1."person" = t0."Z_PK") = ?2"#, [.integer(0), .text("z")]),
         SQLCase("tags.@min.weight < 1", #" WHERE (SELECT min(t1."weight") FROM "Tag" t1 WHERE t1."person" = t0."Z_PK") < ?1"#, [.integer(1)]),
         SQLCase("tags.@max.weight >= 9", #" WHERE (SELECT max(t1."weight") FROM "Tag" t1 WHERE t1."person" = t0."Z_PK") >= ?1"#, [.integer(9)]),
         SQLCase("tags.@max.name == 'z'", #" WHERE (SELECT max(t1."name") FROM "Tag" t1 WHERE t1."person" = t0."Z_PK") = ?1"#, [.text("z")]),
@@ -276,14 +276,14 @@ struct SQLCase: Sendable, CustomTestStringConvertible {
     // MARK: arithmetic, functions, constant folding
 
     static let functions: [SQLCase] = [
-        SQLCase("age + 1 > 5", #" WHERE pql_fn(?1, t0."age", ?2, ?3, ?4) > ?5"#, [.text("add:to:"), .integer(0), .integer(1), .integer(0), .integer(5)]),
-        SQLCase("age - 1 > 5", #" WHERE pql_fn(?1, t0."age", ?2, ?3, ?4) > ?5"#, [.text("from:subtract:"), .integer(0), .integer(1), .integer(0), .integer(5)]),
+        SQLCase("age + 1 > 5", #" WHERE pql_fn(?1, t0."age", ?2, ?3, ?4, 2) > ?5"#, [.text("add:to:"), .integer(0), .integer(1), .integer(0), .integer(5)]),
+        SQLCase("age - 1 > 5", #" WHERE pql_fn(?1, t0."age", ?2, ?3, ?4, 2) > ?5"#, [.text("from:subtract:"), .integer(0), .integer(1), .integer(0), .integer(5)]),
         // `=`, not `IS`: a pql_fn result is never nil (its NULL is NaN), so it never equals a nil score.
-        SQLCase("age * 2 == score", #" WHERE pql_fn(?1, t0."age", ?2, ?3, ?4) = t0."score""#, [.text("multiply:by:"), .integer(0), .integer(2), .integer(0)]),
-        SQLCase("age / 2 == 3", #" WHERE pql_fn(?1, t0."age", ?2, ?3, ?4) = ?5"#, [.text("divide:by:"), .integer(0), .integer(2), .integer(0), .integer(3)]),
-        SQLCase("uppercase(name) == 'X'", #" WHERE pql_fn(?1, t0."name", ?2) = ?3"#, [.text("uppercase:"), .integer(0), .text("X")]),
-        SQLCase("length(name) > 3", #" WHERE pql_fn(?1, t0."name", ?2) > ?3"#, [.text("length:"), .integer(0), .integer(3)]),
-        SQLCase("abs(score) > 3", #" WHERE pql_fn(?1, t0."score", ?2) > ?3"#, [.text("abs:"), .integer(0), .integer(3)]),
+        SQLCase("age * 2 == score", #" WHERE pql_fn(?1, t0."age", ?2, ?3, ?4, 2) = t0."score""#, [.text("multiply:by:"), .integer(0), .integer(2), .integer(0)]),
+        SQLCase("age / 2 == 3", #" WHERE pql_fn(?1, t0."age", ?2, ?3, ?4, 2) = ?5"#, [.text("divide:by:"), .integer(0), .integer(2), .integer(0), .integer(3)]),
+        SQLCase("uppercase(name) == 'X'", #" WHERE pql_fn(?1, t0."name", ?2, 1) = ?3"#, [.text("uppercase:"), .integer(0), .text("X")]),
+        SQLCase("length(name) > 3", #" WHERE pql_fn(?1, t0."name", ?2, 1) > ?3"#, [.text("length:"), .integer(0), .integer(3)]),
+        SQLCase("abs(score) > 3", #" WHERE pql_fn(?1, t0."score", ?2, 1) > ?3"#, [.text("abs:"), .integer(0), .integer(3)]),
         SQLCase("noindex(age) == 5", #" WHERE (+t0."age") = ?1"#, [.integer(5)]),
         // constant subexpressions are evaluated once and bound
         SQLCase("1 + 2 == age", #" WHERE ?1 = t0."age""#, [.integer(3)]),
@@ -291,7 +291,7 @@ struct SQLCase: Sendable, CustomTestStringConvertible {
         SQLCase("age == CAST('5', 'NSNumber')", #" WHERE t0."age" = ?1"#, [.integer(5)]),
         SQLCase("born > CAST(0, 'NSDate')", #" WHERE t0."born" > ?1"#, [.real(0)]),
         SQLCase("name == uppercase('abc')", #" WHERE t0."name" = ?1"#, [.text("ABC")]),
-        SQLCase("CAST(age, 'NSString') == '5'", #" WHERE pql_cast(t0."age", ?1, ?2) = ?3"#, [.integer(0), .text("NSString"), .text("5")]),
+        SQLCase("CAST(age, 'NSString') == '5'", #" WHERE pql_cast(t0."age", ?1, ?2, 2) = ?3"#, [.integer(0), .text("NSString"), .text("5")]),
         SQLCase("TERNARY(age > 5, 1, 0) == 1", #" WHERE (CASE WHEN coalesce(t0."age" > ?1, 0) THEN ?2 ELSE ?3 END) = ?4"#,
                 [.integer(5), .integer(1), .integer(0), .integer(1)]),
         SQLCase("age == $limit", #" WHERE t0."age" = ?1"#, [.integer(40)]),
@@ -319,7 +319,7 @@ struct SQLCase: Sendable, CustomTestStringConvertible {
         let c = try Self.compiled("name BEGINSWITH[c] 'ab'")
         let tail = try #require(Self.tail(c))
         #expect(!tail.contains("LIKE"), "\(tail)")
-        #expect(tail.contains(#"t0."name" >= ?4 AND t0."name" < ?5 AND ((t0."name" >= ?6 AND t0."name" < ?7) OR (t0."name" >= ?8 AND t0."name" < ?9) OR pql_search(?2, ?3, t0."name", ?1))"#), "\(tail)")
+        #expect(tail.contains(#"t0."name" >= ?4 AND t0."name" < ?5 AND ((t0."name" >= ?6 AND t0."name" < ?7) OR (t0."name" >= ?8 AND t0."name" < ?9) OR pql_search(?2, ?3, t0."name", ?1, 2))"#), "\(tail)")
         #expect(c.bindings.first == .text("ab"))
         #expect(Array(c.bindings[1...2]) == [.integer(8), .integer(1)])
         #expect(Array(c.bindings[3...8]) == [.text("A"), .text("B"), .text("AB"), .text("AB\u{300}"), .text("Ab"), .text("Ab\u{300}")])
@@ -334,7 +334,7 @@ struct SQLCase: Sendable, CustomTestStringConvertible {
     /// the range form.
     @Test func caseInsensitivePrefixOnAScanIsOneCall() throws {
         let c = try Self.compiled("email BEGINSWITH[c] 'Straße'")
-        #expect(Self.tail(c) == #" WHERE pql_prefix_ci(t0."email", ?2, ?3)"#, "\(c.sql)")
+        #expect(Self.tail(c) == #" WHERE pql_prefix_ci(t0."email", ?2, ?3, 2)"#, "\(c.sql)")
         #expect(Array(c.bindings[1...2]) == [.text("strasse"), .text("Straße")])
         Self.expectOnlyPlaceholders(c, "BEGINSWITH[c] on a scan")
         let greek = try Self.compiled("email BEGINSWITH[c] 'σ'")

@@ -30,6 +30,94 @@ import Testing
         #expect(StoreErrorTests.located(e) == failing, "\(e.rendered)")
     }
 
+    /// People whose values make PQL's SQL functions raise: integers at the ends of 64 bits,
+    /// a string where numbers are compared, an invalid pattern, a name that backtracks.
+    static func raisingPeople() throws -> PeopleModel.Fixture {
+        try PeopleModel.make(
+            people: [["name": .string(String(repeating: "a", count: 60) + "!"), "age": .int(.max), "email": "("],
+                     ["name": "ann", "age": 1, "email": "("]],
+            companies: [], employer: [nil, nil],
+            tags: [[["name": "x", "weight": .int(.max)], ["name": "y", "weight": 1]], [["name": "z", "weight": .int(.max)], ["name": "w", "weight": 2]]])
+    }
+
+    /// The error in-memory evaluation raises on the fixture's people, placed by its source map.
+    static func memoryError(_ format: String, _ f: PeopleModel.Fixture, limits: EvaluationLimits) throws -> PredicateEvaluationError? {
+        let (tree, map) = try PredicateNode.parse(format: format)
+        do throws(PredicateEvaluationError) {
+            let compiled = try CompiledPredicate(tree, reader: PredicateValue.predicateReader, sourceMap: map)
+            for p in f.people { _ = try compiled.evaluate(p, limits: limits) }
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    static let runTimeErrors: [(format: String, failing: String)] = [
+        // arithmetic (pql_fn), on either side of a comparison
+        ("name != nil AND age * 2 > 0", "age * 2"),
+        ("name != nil AND 0 < (age + 1)", "(age + 1)"),
+        // a comparison (pql_compare, pql_between) of kinds that have no order
+        ("name != nil AND age > name", "age > name"),
+        ("name != nil AND age BETWEEN {name, 5}", "age BETWEEN {name, 5}"),
+        // aggregates over a to-many (pql_sum, pql_sum_function) and over values (pql_values)
+        ("name != nil AND tags.@sum.weight > 0", "tags.@sum.weight"),
+        ("name != nil AND sum:(tags.weight) > 0", "sum:(tags.weight)"),
+        ("name != nil AND {age, 1}.@sum > 0", "{age, 1}.@sum"),
+        // a function's argument of the wrong kind
+        ("name != nil AND uppercase(age) == 'X'", "uppercase(age)"),
+        // MATCHES (pql_search): a pattern that does not compile, one that backtracks past PCRE2's limit
+        ("name != nil AND name MATCHES email", "name MATCHES email"),
+        ("age > 0 AND name MATCHES '(a|aa)+$'", "name MATCHES '(a|aa)+$'"),
+    ]
+
+    @Test("an error raised inside SQLite points where memory's does", arguments: runTimeErrors)
+    func runTimeErrorsPointWhereMemoryDoes(_ format: String, _ failing: String) throws {
+        try Self.expectSamePlace(format, failing, limits: .default)
+    }
+
+    @Test("the regex budget, spent inside SQLite, points at the MATCHES as in memory")
+    func regexBudget() throws {
+        let e = try Self.expectSamePlace("age > 0 AND name MATCHES '(a|aa)+$'", "name MATCHES '(a|aa)+$'",
+                                         limits: EvaluationLimits(maxSteps: nil, maxRegexSteps: 10_000))
+        #expect(e.message.contains("10,000 regex steps"), "\(e.message)")
+    }
+
+    @discardableResult
+    static func expectSamePlace(_ format: String, _ failing: String, limits: EvaluationLimits,
+                                sourceLocation: SourceLocation = #_sourceLocation) throws -> StoreError {
+        let f = try Self.raisingPeople()
+        let memory = try #require(try Self.memoryError(format, f, limits: limits), "memory raised nothing", sourceLocation: sourceLocation)
+        var stored: StoreError? = nil
+        do { _ = try f.store.fetchIDs(try EntityQuery("Person", where: format, limits: limits)) } catch { stored = error }
+        let e = try #require(stored, "the store raised nothing", sourceLocation: sourceLocation)
+        #expect(e.kind == .evaluation && e.evaluationError?.kind == memory.kind && e.message == memory.message, "\(e) / \(memory)",
+                sourceLocation: sourceLocation)
+        #expect(e.range != nil && e.range == memory.range, "store \(String(describing: e.range)), memory \(String(describing: memory.range))",
+                sourceLocation: sourceLocation)
+        #expect(StoreErrorTests.located(e) == failing, "\(e.rendered)", sourceLocation: sourceLocation)
+        #expect(e.rendered == CaretRenderer.render(message: e.message, source: format, range: try #require(e.range), hint: e.hint),
+                sourceLocation: sourceLocation)
+        // Counting and batch changes run the same WHERE: their errors point there too.
+        var counted: StoreError? = nil
+        do { _ = try f.store.count(try EntityQuery("Person", where: format, limits: limits)) } catch { counted = error }
+        #expect(counted?.range == memory.range, sourceLocation: sourceLocation)
+        var deleted: StoreError? = nil
+        do { _ = try f.store.batchDelete(try EntityQuery("Person", where: format, limits: limits)) } catch { deleted = error }
+        #expect(deleted?.range == memory.range, sourceLocation: sourceLocation)
+        return e
+    }
+
+    @Test("a predicate built in code has no source map: its run-time error has no place, and no wrong one")
+    func runTimeErrorWithoutMap() throws {
+        let f = try Self.raisingPeople()
+        let tree = try PredicateNode(format: "name != nil AND age * 2 > 0")
+        var stored: StoreError? = nil
+        do { _ = try f.store.fetchIDs(EntityQuery("Person", predicate: tree)) } catch { stored = error }
+        let e = try #require(stored)
+        #expect(e.evaluationError?.kind == .integerOverflow)
+        #expect(e.range == nil && e.source == nil)
+    }
+
     @Test("CRLF and wide characters: the one renderer keeps the caret under the key")
     func crlfAndWideCharacters() throws {
         let format = "age == 1 AND\r\n  名前 == 'x' AND nosuch.key > 2"

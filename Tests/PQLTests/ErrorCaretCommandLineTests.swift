@@ -42,6 +42,20 @@ struct ErrorCaretCommandLineTests {
             """), "\(r.stderr)")
     }
 
+    @Test("pql query: an error raised while SQLite runs the query, the caret under the failing sub-expression")
+    func queryRunTime() throws {
+        let r = try PQLProcess.run(["query", ":demo:", "--entity", "Flight", "--where",
+                                    "origin == 'JFK' AND dep_delay * 9223372036854775807 > 0", "--count"])
+        #expect(r.status == 1)
+        #expect(r.stderr.hasPrefix("""
+            error: integer overflow: 2 * 9223372036854775807 does not fit in 64 bits
+             --> line 1, column 21
+              |
+            1 | origin == 'JFK' AND dep_delay * 9223372036854775807 > 0
+              |                     ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+            """), "\(r.stderr)")
+    }
+
     @Test("pql format: syntax errors through the same renderer")
     func formatSyntax() throws {
         let r = try PQLProcess.run(["format", "名前 == 1 AND"])

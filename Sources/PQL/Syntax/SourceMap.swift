@@ -279,7 +279,7 @@ extension SourceMap {
     }
 
     /// The first node inside `start` (itself included) that `matches`, in pre-order.
-    private func firstInPreOrder(from start: (item: TreeItem, node: Int), where matches: (Item) -> Bool) -> (item: TreeItem, node: Int)? {
+    func firstInPreOrder(from start: (item: TreeItem, node: Int), where matches: (Item) -> Bool) -> (item: TreeItem, node: Int)? {
         var stack = [start]
         while let (item, node) = stack.popLast() {
             if matches(Item(item)) { return (item, node) }

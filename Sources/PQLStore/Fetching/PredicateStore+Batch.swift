@@ -9,6 +9,7 @@ extension PredicateStore {
     /// ```
     @discardableResult
     public func batchUpdate(_ query: EntityQuery, set values: [String: PredicateValue]) throws(StoreError) -> Int {
+        try placingErrors(of: query) { () throws(StoreError) -> Int in
         try EvaluationBudget.run(query.limits, store: true) { () throws(StoreError) -> Int in try locked { () throws(StoreError) in
             let e = try model.entity(named: query.entity)
             let plan = try InsertPlan(model: model, entity: e)
@@ -30,6 +31,7 @@ extension PredicateStore {
                 return connection.changes
             }
         } }
+        }
     }
 
     /// Deletes every matching object, applying the delete rules of its relationships
@@ -40,12 +42,14 @@ extension PredicateStore {
     /// ```
     @discardableResult
     public func batchDelete(_ query: EntityQuery) throws(StoreError) -> Int {
+        try placingErrors(of: query) { () throws(StoreError) -> Int in
         try EvaluationBudget.run(query.limits, store: true) { () throws(StoreError) -> Int in try locked { () throws(StoreError) in
             let e = try model.entity(named: query.entity)
             var builder = try SelectBuilder(model: model, query: query, indexedColumns: indexedColumns())
             let keys = try builder.keys()
             return try connection.transaction { () throws(StoreError) in try deleteRows(of: e, keys: keys, depth: 0) }
         } }
+        }
     }
 
     /// Deletes the rows of `entity` whose keys `keys` selects. The rows are copied to a

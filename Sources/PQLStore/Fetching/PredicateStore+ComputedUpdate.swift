@@ -22,6 +22,7 @@ extension PredicateStore {
     /// ```
     @discardableResult
     public func batchUpdate(_ query: EntityQuery, computing expressions: [String: ExpressionNode]) throws(StoreError) -> Int {
+        try placingErrors(of: query) { () throws(StoreError) -> Int in
         try EvaluationBudget.run(query.limits, store: true) { () throws(StoreError) -> Int in try locked { () throws(StoreError) in
             let e = try model.entity(named: query.entity)
             let plan = try InsertPlan(model: model, entity: e)
@@ -77,6 +78,7 @@ extension PredicateStore {
                 return rows.count
             }
         } }
+        }
     }
 
     /// The columns of `entity`'s table that a link involves: a to-one's key column, or a

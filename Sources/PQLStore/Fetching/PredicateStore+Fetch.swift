@@ -26,7 +26,7 @@ extension PredicateStore {
     /// ``forEach(_:_:)``; with `links`, each record's values also hold its to-one
     /// relationships, each the key of the linked object (or null), as inserts take them.
     func forEach(_ query: EntityQuery, links: Bool, _ body: (StoreRecord) throws(StoreError) -> Void) throws(StoreError) {
-        try reading(within: query.limits) { (connection, model, indexedColumns) throws(StoreError) in
+        try reading(query) { (connection, model, indexedColumns) throws(StoreError) in
             var builder = try SelectBuilder(model: model, query: query, indexedColumns: indexedColumns)
             let st = try builder.records(links: links)
             let s = try run(st.compiled, on: connection)
@@ -65,7 +65,7 @@ extension PredicateStore {
     /// let ids = try store.fetchIDs(try EntityQuery("Flight", where: "dep_delay > 600"))
     /// ```
     public func fetchIDs(_ query: EntityQuery) throws(StoreError) -> [Int64] {
-        try reading(within: query.limits) { (connection, model, indexedColumns) throws(StoreError) in
+        try reading(query) { (connection, model, indexedColumns) throws(StoreError) in
             var builder = try SelectBuilder(model: model, query: query, indexedColumns: indexedColumns)
             let s = try run(try builder.keys(), on: connection)
             defer { s.reset() }
@@ -81,7 +81,7 @@ extension PredicateStore {
     /// let n = try store.count(EntityQuery("Airline", where: "ANY flights.dest == 'HNL'"))
     /// ```
     public func count(_ query: EntityQuery) throws(StoreError) -> Int {
-        try reading(within: query.limits) { (connection, model, indexedColumns) throws(StoreError) in
+        try reading(query) { (connection, model, indexedColumns) throws(StoreError) in
             var builder = try SelectBuilder(model: model, query: query, indexedColumns: indexedColumns)
             let s = try run(try builder.count(), on: connection)
             defer { s.reset() }
@@ -98,7 +98,7 @@ extension PredicateStore {
     /// // [["name": "United Air Lines Inc.", "flights.@count": 58665], …]
     /// ```
     public func fetchProperties(_ keyPaths: [String], _ query: EntityQuery, distinct: Bool = false) throws(StoreError) -> [[String: PredicateValue]] {
-        try reading(within: query.limits) { (connection, model, indexedColumns) throws(StoreError) in
+        try reading(query) { (connection, model, indexedColumns) throws(StoreError) in
             var builder = try SelectBuilder(model: model, query: query, indexedColumns: indexedColumns)
             let st = try builder.properties(keyPaths, distinct: distinct)
             let s = try run(st.compiled, on: connection)
@@ -146,6 +146,19 @@ extension PredicateStore {
     func reading<T>(within limits: EvaluationLimits,
                     _ body: (SQLiteConnection, StoreModel, Set<IndexedColumn>?) throws(StoreError) -> T) throws(StoreError) -> T {
         try EvaluationBudget.run(limits, store: true) { () throws(StoreError) -> T in try reading(body) }
+    }
+
+    /// ``reading(within:_:)`` for `query`, an error that one of PQL's SQL functions raised
+    /// placed at the sub-expression of the predicate it computes.
+    func reading<T>(_ query: EntityQuery,
+                    _ body: (SQLiteConnection, StoreModel, Set<IndexedColumn>?) throws(StoreError) -> T) throws(StoreError) -> T {
+        try placingErrors(of: query) { () throws(StoreError) -> T in try reading(within: query.limits, body) }
+    }
+
+    /// Runs `body`; an error that one of PQL's SQL functions raised while it ran `query` is
+    /// placed at the sub-expression of the predicate that the function computes.
+    func placingErrors<T>(of query: EntityQuery, _ body: () throws(StoreError) -> T) throws(StoreError) -> T {
+        do throws(StoreError) { return try body() } catch { throw error.placedAtSourceNode(of: query.sourceMap) }
     }
 
     func run(_ c: CompiledSQL, on connection: SQLiteConnection) throws(StoreError) -> SQLiteStatement {

@@ -44,6 +44,9 @@ struct SelectBuilder {
         let c = try LargeStack.run(if: depth > PredicateNode.inlineCompileDepth) { () throws(StoreError) in
             let predicate = query.variables.isEmpty ? query.predicate : query.predicate.substituting(query.variables)
             // Substituting values for variables keeps the tree's shape: the map still fits.
+            // Only the predicate's own pql_* calls point into its map.
+            compiler.locator = SourceLocator(map: query.sourceMap, tree: predicate)
+            defer { compiler.locator = nil }
             do throws(StoreError) { return try compiler.compile(predicate, in: scope) } catch {
                 throw error.placed(in: predicate, map: query.sourceMap)
             }

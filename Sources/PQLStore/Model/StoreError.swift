@@ -203,6 +203,24 @@ public struct StoreError: Error, Hashable, Sendable, CustomStringConvertible, Lo
         return e
     }
 
+    /// For an error a `pql_*` SQL function raised while SQLite ran the statement: the index of
+    /// the node it computes in the query's ``SourceMap`` (the call's last argument).
+    var sourceNode: Int? {
+        get { trail.node }
+        set { trail.node = newValue }
+    }
+
+    /// The same error, placed at the node of `map` that the SQL function which raised it
+    /// computes (``sourceNode``), as the evaluator places it; unchanged without a node or map.
+    func placedAtSourceNode(of map: SourceMap?) -> StoreError {
+        guard range == nil, let node = sourceNode, let map, let r = SourceLocator.range(ofNode: node, in: map) else { return self }
+        var e = self
+        e.source = map.source
+        e.range = r
+        e.sourceNode = nil
+        return e
+    }
+
     /// The same error, placed in the predicate text at the innermost node it passed through,
     /// as the parser recorded it (`map`); unplaced when the map is missing or does not fit.
     func placed(in tree: PredicateNode, map: SourceMap?) -> StoreError {
@@ -229,6 +247,8 @@ public struct StoreError: Error, Hashable, Sendable, CustomStringConvertible, Lo
 /// not part of what the error says: two errors are equal whatever their trails.
 struct NodeTrail: Hashable, Sendable {
     var items: [SourceMap.Item] = []
+    /// See ``StoreError/sourceNode``.
+    var node: Int? = nil
 
     static func == (a: NodeTrail, b: NodeTrail) -> Bool { true }
     func hash(into hasher: inout Hasher) {}

@@ -100,7 +100,7 @@ extension PredicateSQLCompiler {
             kind = value.kind
         default:
             let tag = bindRaw(.integer(value.tag))
-            select = "\(SQLiteFunctions.aggregateName(operation))(\(value.sql), \(tag))"
+            select = "\(SQLiteFunctions.aggregateName(operation))(\(value.sql), \(tag), 0, \(sourceNode))"
             switch operation {
             case .averageOperator, .average: kind = .real
             case .sumOperator, .sum: kind = value.kind == .boolean ? .integer : value.kind.domain == .number ? value.kind : .unknown
@@ -157,6 +157,8 @@ extension PredicateSQLCompiler {
     private mutating func operandForElement(_ e: ExpressionNode, scope: SQLScope) throws(StoreError) -> SQLOperand {
         let r = try operand(e, in: scope)
         if case .collection(let src) = r, src.rest.contains(where: { $0.hasPrefix("@") }) || src.filter != nil {
+            locator?.enter(.expression(e))
+            defer { locator?.leave() }
             return .scalar(try aggregateOrCount(src))
         }
         return r

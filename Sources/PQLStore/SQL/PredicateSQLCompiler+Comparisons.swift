@@ -152,7 +152,7 @@ extension PredicateSQLCompiler {
         let o = bindRaw(.integer(Int64(op.rawValue)))
         let f = bindRaw(.integer(Int64(optionsRaw(options))))
         let lt = bindRaw(.integer(l.tag)), rt = bindRaw(.integer(r.tag))
-        return SQLCondition(sql: "pql_compare(\(o), \(f), \(l.sql), \(lt), \(r.sql), \(rt))", nullable: false)
+        return SQLCondition(sql: "pql_compare(\(o), \(f), \(l.sql), \(lt), \(r.sql), \(rt), \(sourceNode))", nullable: false)
     }
 
     /// `pql_search`: BEGINSWITH, ENDSWITH, CONTAINS, LIKE and MATCHES through the evaluator's
@@ -167,9 +167,9 @@ extension PredicateSQLCompiler {
         if subject.tag != 0 || pattern.tag != 0 {
             // Dates, booleans and decimals are numbers to SQLite: their kinds name the error.
             let st = bindRaw(.integer(subject.tag)), pt = bindRaw(.integer(pattern.tag))
-            return SQLCondition(sql: "pql_search(\(o), \(f), \(subject.sql), \(pattern.sql), \(st), \(pt))", nullable: false)
+            return SQLCondition(sql: "pql_search(\(o), \(f), \(subject.sql), \(pattern.sql), \(st), \(pt), \(sourceNode))", nullable: false)
         }
-        return SQLCondition(sql: "pql_search(\(o), \(f), \(subject.sql), \(pattern.sql))", nullable: false)
+        return SQLCondition(sql: "pql_search(\(o), \(f), \(subject.sql), \(pattern.sql), \(sourceNode))", nullable: false)
     }
 
     /// Case-sensitive BEGINSWITH as a range an index serves: every string with the prefix, and
@@ -226,7 +226,7 @@ extension PredicateSQLCompiler {
         guard let column = l.column, let indexed = indexedColumns, !indexed.contains(column),
               let folded = SharedSemantics.caseInsensitiveASCIIFold(needle) else { return nil }
         let f = bindRaw(.text(folded)), n = bindRaw(.text(needle))
-        return SQLCondition(sql: "pql_prefix_ci(\(l.sql), \(f), \(n))", nullable: false)
+        return SQLCondition(sql: "pql_prefix_ci(\(l.sql), \(f), \(n), \(sourceNode))", nullable: false)
     }
 
     /// `lower <= l < upper`, with both bounds bound.
@@ -262,6 +262,6 @@ extension PredicateSQLCompiler {
         }
         let f = bindRaw(.integer(Int64(optionsRaw(options))))
         let xt = bindRaw(.integer(x.tag)), lt = bindRaw(.integer(lo.tag)), ht = bindRaw(.integer(hi.tag))
-        return SQLCondition(sql: "pql_between(\(f), \(x.sql), \(xt), \(lo.sql), \(lt), \(hi.sql), \(ht))", nullable: false)
+        return SQLCondition(sql: "pql_between(\(f), \(x.sql), \(xt), \(lo.sql), \(lt), \(hi.sql), \(ht), \(sourceNode))", nullable: false)
     }
 }

@@ -29,6 +29,8 @@ struct CollectionSource {
 
 extension PredicateSQLCompiler {
     mutating func operand(_ e: ExpressionNode, in scope: SQLScope) throws(StoreError) -> SQLOperand {
+        locator?.enter(.expression(e))
+        defer { locator?.leave() }
         do throws(StoreError) { return try operandNode(e, in: scope) } catch { throw error.passing(through: .expression(e)) }
     }
 
@@ -70,7 +72,8 @@ extension PredicateSQLCompiler {
             src.filterScope = scope
             return .collection(src)
         default:
-            return .scalar(try scalar(e, in: scope))
+            // The same node: entered once, so that the locator's walk is the tree's.
+            return .scalar(try scalarNode(e, in: scope))
         }
         throw fail(.unsupported, "\(e) has no SQL form")
     }
@@ -85,6 +88,8 @@ extension PredicateSQLCompiler {
 
     /// An operand that must be one value per row.
     mutating func scalar(_ e: ExpressionNode, in scope: SQLScope) throws(StoreError) -> SQLExpression {
+        locator?.enter(.expression(e))
+        defer { locator?.leave() }
         do throws(StoreError) { return try scalarNode(e, in: scope) } catch { throw error.passing(through: .expression(e)) }
     }
 
@@ -96,7 +101,7 @@ extension PredicateSQLCompiler {
             if case .dictionary = v { break }
             return bind(v)
         case .keyPath, .keyPathOn, .subquery, .aggregate:
-            switch try operand(e, in: scope) {
+            switch try operandNode(e, in: scope) {
             case .scalar(let x): return x
             case .collection(let src):
                 throw fail(.unsupported, "to-many key '\(src.name)' not allowed here",
@@ -133,7 +138,7 @@ extension PredicateSQLCompiler {
             default: kind = .unknown
             }
             let tag = bindRaw(.integer(x.tag)), t = bind(typeName).sql
-            return SQLExpression(sql: "pql_cast(\(x.sql), \(tag), \(t))", kind: kind, nullable: true)
+            return SQLExpression(sql: "pql_cast(\(x.sql), \(tag), \(t), \(sourceNode))", kind: kind, nullable: true)
         case .ternary(let p, let a, let b):
             let c = try compile(p, in: scope)
             let x = try scalar(a, in: scope), y = try scalar(b, in: scope)
@@ -208,6 +213,7 @@ extension PredicateSQLCompiler {
             parts.append(bindRaw(.integer(x.tag)))
             kinds.append(x.kind)
         }
+        parts.append(sourceNode)
         return SQLExpression(sql: "pql_fn(\(parts.joined(separator: ", ")))", kind: resultKind(f, kinds), nullable: true, nullIsNaN: true)
     }
 
@@ -228,6 +234,7 @@ extension PredicateSQLCompiler {
             parts.append(x.sql)
             parts.append(bindRaw(.integer(x.tag)))
         }
+        parts.append(sourceNode)
         let kind: SQLKind = name == "@count" || name == "count:" ? .integer : name == "@avg" || name == "average:" ? .real : .unknown
         return SQLExpression(sql: "pql_values(\(parts.joined(separator: ", ")))", kind: kind, nullable: true, nullIsNaN: kind == .real)
     }

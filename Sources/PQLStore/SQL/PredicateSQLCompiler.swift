@@ -18,6 +18,9 @@ struct PredicateSQLCompiler {
     /// The columns that lead an index, when known: some forms differ for a scan and for an
     /// index search (see `caseInsensitivePrefix`). nil: assume an index may serve any column.
     var indexedColumns: Set<IndexedColumn>? = nil
+    /// Where in the predicate's source map the node being compiled is, while compiling a
+    /// parsed predicate: the `pql_*` calls that can raise take its index (see `sourceNode`).
+    var locator: SourceLocator? = nil
 
     enum Binding {
         case object(SQLScope)
@@ -61,8 +64,15 @@ struct PredicateSQLCompiler {
     // MARK: predicates
 
     mutating func compile(_ p: PredicateNode, in scope: SQLScope) throws(StoreError) -> SQLCondition {
+        locator?.enter(.predicate(p))
+        defer { locator?.leave() }
         do throws(StoreError) { return try compileNode(p, in: scope) } catch { throw error.passing(through: .predicate(p)) }
     }
+
+    /// The last argument of a `pql_*` call that can raise: the index of the node being compiled
+    /// in the predicate's source map, or -1. A literal the compiler makes, like the kind tags'
+    /// meaning, not a value: it is the same for every value a `%@` or `$variable` takes.
+    var sourceNode: String { String(locator?.node ?? -1) }
 
     private mutating func compileNode(_ p: PredicateNode, in scope: SQLScope) throws(StoreError) -> SQLCondition {
         switch p {

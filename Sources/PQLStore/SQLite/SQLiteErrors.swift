@@ -96,7 +96,11 @@ enum SQLiteErrors {
     static func plainError(_ message: String, what: String) -> StoreError {
         // A pql_* function's error (or SQLite's own sum() overflow): the evaluator's kind,
         // message and hint, as memory raises them.
-        if let e = SQLiteFunctions.evaluationError(message) { return StoreError(evaluation: e) }
+        if let (e, node) = SQLiteFunctions.evaluationError(message) {
+            var error = StoreError(evaluation: e)
+            error.sourceNode = node
+            return error
+        }
         if let column = after("no such column: ", in: message) {
             // The compiler names columns as t0."name": show the column alone.
             let name = column.split(separator: ".").last.map(String.init) ?? column

@@ -9,6 +9,10 @@ import PQL
 ///
 /// Operands arrive with a kind tag, because SQLite stores dates, booleans and decimals as plain
 /// numbers: `0` as stored, `1` boolean, `2` date, `3` decimal; plus `8` for a `pql_fn` result, whose NULL is NaN.
+///
+/// The functions that can raise take, as their last argument, the index of the node they
+/// compute in the query's ``SourceMap`` (`-1` when unknown): their errors carry it, so that the
+/// store points at the sub-expression that failed, where memory's error points.
 enum SQLiteFunctions {
     /// Prefix of error messages raised inside these functions, so the connection reports them
     /// as evaluation errors rather than as SQLite failures.
@@ -19,15 +23,15 @@ enum SQLiteFunctions {
     static func register(on db: OpaquePointer) throws(StoreError) {
         let flags = SQLITE_UTF8 | SQLITE_DETERMINISTIC
         let functions: [(String, Int32, Int32, @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Void)] = [
-            ("pql_compare", 6, flags, compareFunction),
-            ("pql_between", 7, flags, betweenFunction),
-            ("pql_search", 4, flags, searchFunction),
-            ("pql_search", 6, flags, searchFunction),
+            ("pql_compare", 7, flags, compareFunction),
+            ("pql_between", 8, flags, betweenFunction),
+            ("pql_search", 5, flags, searchFunction),
+            ("pql_search", 7, flags, searchFunction),
             // Not deterministic: SQLite must call it, and so evaluate its arguments, on every row.
             ("pql_decided", -1, SQLITE_UTF8, decidedFunction),
-            ("pql_prefix_ci", 3, flags, prefixFunction),
+            ("pql_prefix_ci", 4, flags, prefixFunction),
             ("pql_fn", -1, SQLITE_UTF8, functionFunction),
-            ("pql_cast", 3, flags, castFunction),
+            ("pql_cast", 4, flags, castFunction),
             ("pql_fold", 2, flags, foldFunction),
             ("pql_values", -1, flags, valuesFunction),
         ]
@@ -38,8 +42,9 @@ enum SQLiteFunctions {
         for (i, operation) in SharedSemantics.Aggregate.Operation.allCases.enumerated() {
             // The operation travels as the function's user data: xFinal has no arguments, and
             // an empty collection's result depends on it.
+            // (value, kind tag, 0, node): the aggregate over a to-many relationship's values.
             let name = aggregateName(operation)
-            let rc = sqlite3_create_function_v2(db, name, 2, flags, UnsafeMutableRawPointer(bitPattern: i + 1),
+            let rc = sqlite3_create_function_v2(db, name, 4, flags, UnsafeMutableRawPointer(bitPattern: i + 1),
                                                 nil, aggregateStep, aggregateFinal, nil)
             guard rc == SQLITE_OK else { throw registrationError(name, rc, db) }
             // The three-argument form (value, kind tag, 1) is the grouped fetch's: nils are
@@ -63,7 +68,7 @@ enum SQLiteFunctions {
                    hint: "PQL needs SQLite 3.31 or later built with user-defined functions")
     }
 
-    /// The SQL name of the aggregate that computes `operation` (value, kind tag) → value.
+    /// The SQL name of the aggregate that computes `operation` (value, kind tag, 0, node) → value.
     static func aggregateName(_ operation: SharedSemantics.Aggregate.Operation) -> String {
         switch operation {
         case .sumOperator: return "pql_sum"
@@ -133,31 +138,39 @@ enum SQLiteFunctions {
     /// Separates the kind, message and hint of an evaluation error inside SQLite's error text.
     static let errorSeparator: Character = "\u{1F}"
 
-    /// Raises the evaluator's error from inside SQLite, kind, message and hint intact: the
+    /// Raises the evaluator's error from inside SQLite, kind, message and hint intact, with the
+    /// source-map node of the call that raised it (`node`, from the call's last argument): the
     /// connection turns it back into the same `PredicateEvaluationError` (see `evaluationError(_:)`).
-    static func fail(_ ctx: OpaquePointer?, _ error: any Error) {
+    static func fail(_ ctx: OpaquePointer?, _ error: any Error, node: OpaquePointer?) {
+        fail(ctx, error, node: node.map { Int(sqlite3_value_int64($0)) } ?? -1)
+    }
+
+    /// ``fail(_:_:node:)`` with the node's index.
+    static func fail(_ ctx: OpaquePointer?, _ error: any Error, node: Int) {
         guard let error = error as? PredicateEvaluationError else { return fail(ctx, "\(error)") }
-        let parts = [error.kind.rawValue, error.message, error.hint ?? ""]
+        let parts = [error.kind.rawValue, error.message, error.hint ?? "", String(node)]
         fail(ctx, parts.joined(separator: String(errorSeparator)))
     }
 
-    /// The evaluator's error that an SQLite error message carries, if it carries one.
-    static func evaluationError(_ sqliteMessage: String) -> PredicateEvaluationError? {
+    /// The evaluator's error that an SQLite error message carries, if it carries one, and the
+    /// source-map node of the call that raised it, when known.
+    static func evaluationError(_ sqliteMessage: String) -> (error: PredicateEvaluationError, node: Int?)? {
         guard sqliteMessage.hasPrefix(errorPrefix) else {
             // SQLite's own sum() raises this; PQL's statements use pql_sum, but a hand-written
             // view or trigger may not.
             if sqliteMessage == "integer overflow" {
-                return PredicateEvaluationError(kind: .integerOverflow, message: "integer overflow: a sum does not fit in 64 bits",
-                                                hint: "compute in floating point: multiply an operand by 1.0")
+                return (PredicateEvaluationError(kind: .integerOverflow, message: "integer overflow: a sum does not fit in 64 bits",
+                                                 hint: "compute in floating point: multiply an operand by 1.0"), nil)
             }
             return nil
         }
         let text = sqliteMessage.dropFirst(errorPrefix.count)
-        let parts = text.split(separator: errorSeparator, maxSplits: 2, omittingEmptySubsequences: false)
-        guard parts.count == 3, let kind = PredicateEvaluationError.Kind(rawValue: String(parts[0])) else {
-            return PredicateEvaluationError(kind: .unsupported, message: String(text))
+        let parts = text.split(separator: errorSeparator, maxSplits: 3, omittingEmptySubsequences: false)
+        guard parts.count == 4, let kind = PredicateEvaluationError.Kind(rawValue: String(parts[0])) else {
+            return (PredicateEvaluationError(kind: .unsupported, message: String(text)), nil)
         }
-        return PredicateEvaluationError(kind: kind, message: String(parts[1]), hint: parts[2].isEmpty ? nil : String(parts[2]))
+        let node = Int(parts[3]).flatMap { $0 >= 0 ? $0 : nil }
+        return (PredicateEvaluationError(kind: kind, message: String(parts[1]), hint: parts[2].isEmpty ? nil : String(parts[2])), node)
     }
 
     static func options(_ v: OpaquePointer?) throws(PredicateEvaluationError) -> SharedSemantics.Options {
@@ -169,7 +182,7 @@ enum SQLiteFunctions {
     }
 }
 
-// MARK: pql_compare(op, flags, a, aKind, b, bKind) → 0 / 1
+// MARK: pql_compare(op, flags, a, aKind, b, bKind, node) → 0 / 1
 
 private let compareFunction: @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Void = { ctx, _, argv in
     guard let argv, let op = SQLiteFunctions.comparisonOperator(argv[0]) else { return SQLiteFunctions.fail(ctx, "bad operator") }
@@ -185,11 +198,11 @@ private let compareFunction: @convention(c) (OpaquePointer?, Int32, UnsafeMutabl
         let r = SQLiteFunctions.value(argv[4], kind: Int32(sqlite3_value_int(argv[5])))
         sqlite3_result_int(ctx, try SharedSemantics.apply(op, l, r, options) ? 1 : 0)
     } catch {
-        SQLiteFunctions.fail(ctx, error)
+        SQLiteFunctions.fail(ctx, error, node: argv[6])
     }
 }
 
-// MARK: pql_between(flags, x, xKind, lo, loKind, hi, hiKind) → 0 / 1
+// MARK: pql_between(flags, x, xKind, lo, loKind, hi, hiKind, node) → 0 / 1
 
 private let betweenFunction: @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Void = { ctx, _, argv in
     guard let argv else { return }
@@ -200,11 +213,11 @@ private let betweenFunction: @convention(c) (OpaquePointer?, Int32, UnsafeMutabl
         let hi = SQLiteFunctions.value(argv[5], kind: sqlite3_value_int(argv[6]))
         sqlite3_result_int(ctx, try SharedSemantics.apply(.between, x, .array([lo, hi]), options) ? 1 : 0)
     } catch {
-        SQLiteFunctions.fail(ctx, error)
+        SQLiteFunctions.fail(ctx, error, node: argv[7])
     }
 }
 
-// MARK: pql_search(op, flags, subject, pattern) → 0 / 1  (BEGINSWITH ENDSWITH CONTAINS LIKE MATCHES)
+// MARK: pql_search(op, flags, subject, pattern[, subjectKind, patternKind], node) → 0 / 1  (BEGINSWITH ENDSWITH CONTAINS LIKE MATCHES)
 
 /// The compiled pattern lives in SQLite's auxiliary data for the pattern argument, so a
 /// regex or folded needle is built once per statement, not once per row.
@@ -219,12 +232,13 @@ private let releaseBox: @convention(c) (UnsafeMutableRawPointer?) -> Void = { p 
 
 private let searchFunction: @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Void = { ctx, argc, argv in
     guard let argv, let op = SQLiteFunctions.comparisonOperator(argv[0]) else { return SQLiteFunctions.fail(ctx, "bad operator") }
+    let node = argv[Int(argc) - 1]
     do {
         let options = try SQLiteFunctions.options(argv[1])
-        let tags = argc == 6 ? (sqlite3_value_int(argv[4]), sqlite3_value_int(argv[5])) : (0, 0)
-        SQLiteFunctions.search(ctx, op, options, subject: argv[2], pattern: argv[3], patternArgument: 3, tags: tags)
+        let tags = argc == 7 ? (sqlite3_value_int(argv[4]), sqlite3_value_int(argv[5])) : (0, 0)
+        SQLiteFunctions.search(ctx, op, options, subject: argv[2], pattern: argv[3], patternArgument: 3, tags: tags, node: node)
     } catch {
-        SQLiteFunctions.fail(ctx, error)
+        SQLiteFunctions.fail(ctx, error, node: node)
     }
 }
 
@@ -232,7 +246,8 @@ extension SQLiteFunctions {
     /// `subject op[options] pattern` with the prepared pattern kept in the aux data of
     /// argument `patternArgument`.
     static func search(_ ctx: OpaquePointer?, _ op: ComparisonOperator, _ options: SharedSemantics.Options,
-                       subject: OpaquePointer?, pattern: OpaquePointer?, patternArgument: Int32, tags: (Int32, Int32) = (0, 0)) {
+                       subject: OpaquePointer?, pattern: OpaquePointer?, patternArgument: Int32, tags: (Int32, Int32) = (0, 0),
+                       node: OpaquePointer?) {
         do {
             guard sqlite3_value_type(subject) == SQLITE_TEXT, sqlite3_value_type(pattern) == SQLITE_TEXT else {
                 // nil gives false; other kinds raise the evaluator's own error.
@@ -250,12 +265,12 @@ extension SQLiteFunctions {
             let text = UnsafeBufferPointer(start: p, count: p == nil ? 0 : n)
             sqlite3_result_int(ctx, try box.prepared.test(utf8: text) ? 1 : 0)
         } catch {
-            fail(ctx, error)
+            fail(ctx, error, node: node)
         }
     }
 }
 
-// MARK: pql_prefix_ci(subject, folded, needle) → 0 / 1  (BEGINSWITH[c] with an ASCII fold)
+// MARK: pql_prefix_ci(subject, folded, needle, node) → 0 / 1  (BEGINSWITH[c] with an ASCII fold)
 
 /// `subject BEGINSWITH[c] needle` where `folded`, the needle's fold, is ASCII: decided on the
 /// subject's first bytes when they are ASCII (a match followed by nothing or by a scalar below
@@ -278,12 +293,12 @@ private let prefixFunction: @convention(c) (OpaquePointer?, Int32, UnsafeMutable
         if i == k && (n == k || s[k] < 0xCC) { return sqlite3_result_int(ctx, 1) }
     }
     guard let options = caseInsensitive else { return SQLiteFunctions.fail(ctx, "bad options") }
-    SQLiteFunctions.search(ctx, .beginsWith, options, subject: argv[0], pattern: argv[2], patternArgument: 2)
+    SQLiteFunctions.search(ctx, .beginsWith, options, subject: argv[0], pattern: argv[2], patternArgument: 2, node: argv[3])
 }
 
 private let caseInsensitive = try? SharedSemantics.Options(.caseInsensitive)
 
-// MARK: pql_fn(selector, a, aKind, b, bKind, …) → value
+// MARK: pql_fn(selector, a, aKind, b, bKind, …, node) → value
 
 private let functionFunction: @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Void = { ctx, argc, argv in
     guard let argv, argc >= 1, let f = BuiltinFunction(rawValue: SQLiteFunctions.text(argv[0])) else {
@@ -291,18 +306,18 @@ private let functionFunction: @convention(c) (OpaquePointer?, Int32, UnsafeMutab
     }
     var args: [PredicateValue] = []
     var i = 1
-    while i + 1 < Int(argc) {
+    while i + 2 < Int(argc) {
         args.append(SQLiteFunctions.value(argv[i], kind: sqlite3_value_int(argv[i + 1])))
         i += 2
     }
     do {
         SQLiteFunctions.result(ctx, try SharedSemantics.function(f, args))
     } catch {
-        SQLiteFunctions.fail(ctx, error)
+        SQLiteFunctions.fail(ctx, error, node: argv[Int(argc) - 1])
     }
 }
 
-// MARK: pql_sum(value, kind) … pql_max_function(value, kind): the aggregates over a to-many
+// MARK: pql_sum(value, kind, 0, node) … pql_max_function(value, kind, 0, node): the aggregates over a to-many
 
 /// The running state of one aggregate call, kept behind a pointer in SQLite's aggregate
 /// context: SQLite calls xFinal for every context it allocated (also when a statement is
@@ -311,6 +326,8 @@ private let functionFunction: @convention(c) (OpaquePointer?, Int32, UnsafeMutab
 private final class AggregateBox {
     var aggregate: SharedSemantics.Aggregate
     var error: PredicateEvaluationError?
+    /// The source-map node of the call (its last argument), for the error xFinal raises.
+    var node = -1
     init(_ aggregate: SharedSemantics.Aggregate) { self.aggregate = aggregate }
 }
 
@@ -325,7 +342,7 @@ private func aggregateOperation(_ ctx: OpaquePointer?) -> SharedSemantics.Aggreg
     return i >= 0 && i < all.count ? all[all.index(all.startIndex, offsetBy: i)] : nil
 }
 
-private let aggregateStep: @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Void = { ctx, _, argv in
+private let aggregateStep: @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Void = { ctx, argc, argv in
     guard let argv, let operation = aggregateOperation(ctx) else { return SQLiteFunctions.fail(ctx, "bad aggregate") }
     // A skipped nil allocates nothing: xFinal then finds no context and gives nil.
     if skipsNil(ctx), sqlite3_value_type(argv[0]) == SQLITE_NULL { return }
@@ -338,6 +355,7 @@ private let aggregateStep: @convention(c) (OpaquePointer?, Int32, UnsafeMutableP
         box = Unmanaged<AggregateBox>.fromOpaque(p).takeUnretainedValue()
     } else {
         box = AggregateBox(SharedSemantics.Aggregate(operation))
+        if argc == 4 { box.node = Int(sqlite3_value_int64(argv[3])) }
         pointer.pointee = Unmanaged.passRetained(box).toOpaque()
     }
     guard box.error == nil else { return }
@@ -352,11 +370,13 @@ private let aggregateFinal: @convention(c) (OpaquePointer?) -> Void = { ctx in
     guard let operation = aggregateOperation(ctx) else { return SQLiteFunctions.fail(ctx, "bad aggregate") }
     var aggregate = SharedSemantics.Aggregate(operation)
     var failure: PredicateEvaluationError? = nil
+    var node = -1
     if let slot = sqlite3_aggregate_context(ctx, 0),
        let p = slot.assumingMemoryBound(to: UnsafeMutableRawPointer?.self).pointee {
         let box = Unmanaged<AggregateBox>.fromOpaque(p).takeRetainedValue()
         aggregate = box.aggregate
         failure = box.error
+        node = box.node
     } else if skipsNil(ctx) {
         return sqlite3_result_null(ctx)
     }
@@ -364,18 +384,18 @@ private let aggregateFinal: @convention(c) (OpaquePointer?) -> Void = { ctx in
         if let failure { throw failure }
         SQLiteFunctions.result(ctx, try aggregate.result())
     } catch {
-        SQLiteFunctions.fail(ctx, error)
+        SQLiteFunctions.fail(ctx, error, node: node)
     }
 }
 
-// MARK: pql_values(name, a, aKind, b, bKind, …) → an aggregate of the values ({a, b}.@sum, sum:({a, b}))
+// MARK: pql_values(name, a, aKind, b, bKind, …, node) → an aggregate of the values ({a, b}.@sum, sum:({a, b}))
 
 private let valuesFunction: @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Void = { ctx, argc, argv in
     guard let argv, argc >= 1 else { return SQLiteFunctions.fail(ctx, "bad aggregate") }
     let name = SQLiteFunctions.text(argv[0])
     var values: [PredicateValue] = []
     var i = 1
-    while i + 1 < Int(argc) {
+    while i + 2 < Int(argc) {
         values.append(SQLiteFunctions.value(argv[i], kind: sqlite3_value_int(argv[i + 1])))
         i += 2
     }
@@ -389,7 +409,7 @@ private let valuesFunction: @convention(c) (OpaquePointer?, Int32, UnsafeMutable
         guard let f = BuiltinFunction(rawValue: name) else { return SQLiteFunctions.fail(ctx, "unknown aggregate") }
         SQLiteFunctions.result(ctx, try SharedSemantics.function(f, [.array(values)]))
     } catch {
-        SQLiteFunctions.fail(ctx, error)
+        SQLiteFunctions.fail(ctx, error, node: argv[Int(argc) - 1])
     }
 }
 
@@ -409,11 +429,12 @@ private let foldFunction: @convention(c) (OpaquePointer?, Int32, UnsafeMutablePo
         let options = try SQLiteFunctions.options(argv[0])
         SQLiteFunctions.result(ctx, .string(options.fold(SQLiteFunctions.text(argv[1]))))
     } catch {
-        SQLiteFunctions.fail(ctx, error)
+        // Only options the compiler never makes fail here: no node to point at.
+        SQLiteFunctions.fail(ctx, error, node: -1)
     }
 }
 
-// MARK: pql_cast(value, kind, type) → value
+// MARK: pql_cast(value, kind, type, node) → value
 
 private let castFunction: @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Void = { ctx, _, argv in
     guard let argv else { return }
@@ -421,7 +442,7 @@ private let castFunction: @convention(c) (OpaquePointer?, Int32, UnsafeMutablePo
         let v = SQLiteFunctions.value(argv[0], kind: sqlite3_value_int(argv[1]))
         SQLiteFunctions.result(ctx, try SharedSemantics.cast(v, to: SQLiteFunctions.value(argv[2])))
     } catch {
-        SQLiteFunctions.fail(ctx, error)
+        SQLiteFunctions.fail(ctx, error, node: argv[3])
     }
 }
 
