@@ -26,14 +26,18 @@ final class ResultFile {
     let path: String
     private let handle: FileHandle
 
-    /// Creates or empties the file, as sqlite3's `.output` does.
+    /// Creates or empties the file, as sqlite3's `.output` does. Opened in place (not
+    /// replaced, as an atomic write would): a symbolic link, a device (`/dev/stderr`) or a
+    /// FIFO stays what it is.
     init(_ path: String) throws {
         self.path = path
         let expanded = (path as NSString).expandingTildeInPath
-        guard FileManager.default.createFile(atPath: expanded, contents: nil), let h = FileHandle(forWritingAtPath: expanded) else {
-            throw ReplError("cannot write to '\(path)'", hint: "check that its directory exists and may be written")
+        let fd = open(expanded, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else {
+            let reason = String(cString: strerror(errno))
+            throw ReplError("cannot write to '\(path)': \(reason)", hint: "check that its directory exists and may be written")
         }
-        handle = h
+        handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
     }
 
     func write(_ text: String) throws {
@@ -42,7 +46,6 @@ final class ResultFile {
         }
     }
 
-    deinit { try? handle.close() }
 }
 
 extension ReplSession {
