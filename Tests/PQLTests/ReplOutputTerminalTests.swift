@@ -110,4 +110,30 @@ import Testing
         enter(t, ".quit")
         #expect(t.waitForExit() == 0)
     }
+
+    @Test func tabCompletesTheNewCommandsAndTheirWords() throws {
+        let dir = try scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let t = try start(pagerFile: dir.appendingPathComponent("paged.txt"))
+        defer { t.kill() }
+        t.type(".nullv")
+        t.press(.tab)
+        #expect(t.waitForLine("Flight> .nullvalue "), "\(t.screen.text)")
+        t.press(.ctrlC)
+        #expect(t.waitForLine("Flight> "), "\(t.screen.text)")
+        t.type(".headers of")
+        t.press(.tab)
+        #expect(t.waitForLine("Flight> .headers off "), "\(t.screen.text)")
+        t.press(.enter)
+        t.type(".format mark")
+        t.press(.tab)
+        #expect(t.waitForLine("Flight> .format markdown "), "\(t.screen.text)")
+        t.press(.enter)
+        enter(t, ".columns carrier, flight")
+        enter(t, "dep_delay > 1130")
+        #expect(t.waitFor("| HA | 51 |"), "markdown keeps its header whatever .headers says: \(t.screen.text)")
+        #expect(t.screen.text.contains("| carrier | flight |"), "\(t.screen.text)")
+        enter(t, ".quit")
+        #expect(t.waitForExit() == 0)
+    }
 }
