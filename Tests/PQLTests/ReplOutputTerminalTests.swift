@@ -10,9 +10,9 @@ import Testing
         return dir
     }
 
-    func start(pagerFile: URL) throws -> PseudoTerminal {
+    func start(pagerFile: URL, pager: String? = nil) throws -> PseudoTerminal {
         var env = DemoCache.environment
-        env["PAGER"] = "cat > '\(pagerFile.path)'"
+        env["PAGER"] = pager ?? "cat > '\(pagerFile.path)'"
         let t = try PseudoTerminal(executable: PQLProcess.binary, arguments: ["--no-history"], environment: env, columns: 100, rows: 30)
         #expect(t.waitFor("Flight> ", timeout: 120), "no prompt: \(t.screen.text)")
         return t
@@ -133,6 +133,22 @@ import Testing
         enter(t, "dep_delay > 1130")
         #expect(t.waitFor("| HA | 51 |"), "markdown keeps its header whatever .headers says: \(t.screen.text)")
         #expect(t.screen.text.contains("| carrier | flight |"), "\(t.screen.text)")
+        enter(t, ".quit")
+        #expect(t.waitForExit() == 0)
+    }
+
+    @Test func aPagerThatDoesNotRunLosesNothing() throws {
+        let dir = try scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let t = try start(pagerFile: dir.appendingPathComponent("paged.txt"), pager: "no-such-pager-\(getpid())")
+        defer { t.kill() }
+        enter(t, ".columns carrier, dep_delay")
+        enter(t, ".limit 40")
+        enter(t, ".sort dep_delay desc")
+        enter(t, "dep_delay > 60")
+        #expect(t.waitFor("rows 1–40 of 26,581"), "the result is printed: \(t.screen.text)")
+        #expect(t.output.contains("pql: the pager 'no-such-pager-"), "\(t.output.suffix(3000))")
+        #expect(t.waitForLine("Flight> "))
         enter(t, ".quit")
         #expect(t.waitForExit() == 0)
     }

@@ -213,6 +213,10 @@ enum Pager {
         }
         var bytes = Array(text.utf8)
         _ = fwrite(&bytes, 1, bytes.count, pipe)
-        pclose(pipe)
+        // 127: the shell found no such command (it said so): the result is not lost.
+        if (pclose(pipe) >> 8) & 0xFF == 127 {
+            Output.error("pql: the pager '\(command)' did not run; .pager off, or set PAGER")
+            FileHandle.standardOutput.write(Data(text.utf8))
+        }
     }
 }
