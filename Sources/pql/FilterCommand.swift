@@ -34,7 +34,7 @@ struct FilterCommand: ParsableCommand {
     @Option(help: "Write at most this many matches.")
     var limit: Int?
 
-    @Option(help: ArgumentHelp("How to print the matches: \(OutputFormat.names) (default: the input's own shape, a JSON array or JSON Lines).", valueName: "format"))
+    @Option(help: ArgumentHelp("How to print the matches (default: the input's own shape, a JSON array or JSON Lines).", valueName: "format"))
     var format: OutputFormat?
 
     @Flag(help: "Write the 0-based positions of the matches in the input, as one JSON array.")

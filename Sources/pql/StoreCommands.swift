@@ -136,7 +136,7 @@ struct QueryCommand: ParsableCommand {
     @Option(help: "Skip this many records first.")
     var offset: Int = 0
 
-    @Option(help: ArgumentHelp("How to print the records: \(OutputFormat.names) (default: jsonl).", valueName: "format"))
+    @Option(help: ArgumentHelp("How to print the records (default: jsonl, JSON Lines).", valueName: "format"))
     var format: OutputFormat?
 
     @Flag(help: "Print the number of matching records only.")
