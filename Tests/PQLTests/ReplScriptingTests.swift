@@ -126,4 +126,16 @@ import Testing
         #expect(bad.stderr.contains("cannot write to"), "\(bad.stderr)")
         #expect(bad.stderr.contains("which file?"), "\(bad.stderr)")
     }
+
+    @Test func groupResultsFollowFormatAndOutputToo() throws {
+        let h = try home()
+        defer { try? FileManager.default.removeItem(at: h) }
+        let file = h.appendingPathComponent("groups.csv")
+        let r = try run(["-c", ".format csv", "-c", ".once \(file.path)", "-c", ".group origin n=count:(flight) where dest == 'HNL'",
+                         "-c", ".format markdown", "-c", ".group origin n=count:(flight) where dest == 'HNL'"], home: h)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(try String(contentsOf: file, encoding: .utf8) == "origin,n\nEWR,365\nJFK,342\n")
+        #expect(r.stdout == "| origin | n |\n|---|---|\n| EWR | 365 |\n| JFK | 342 |\n", "\(r.stdout)")
+        #expect(r.stderr == "2 groups\n2 groups\n", "\(r.stderr)")
+    }
 }
