@@ -34,6 +34,9 @@ struct FilterCommand: ParsableCommand {
     @Option(help: "Write at most this many matches.")
     var limit: Int?
 
+    @Option(help: ArgumentHelp("How to print the matches (default: the input's own shape, a JSON array or JSON Lines).", valueName: "format"))
+    var format: OutputFormat?
+
     @Flag(help: "Write the 0-based positions of the matches in the input, as one JSON array.")
     var indices = false
 
@@ -46,6 +49,7 @@ struct FilterCommand: ParsableCommand {
     func validate() throws {
         if offset < 0 { throw ValidationError("--offset must be 0 or more") }
         if let limit, limit < 0 { throw ValidationError("--limit must be 0 or more") }
+        if indices && format != nil { throw ValidationError("--indices prints positions, not records: leave out --format") }
         if predicate == "-" && file == nil { throw ValidationError("the predicate and the data cannot both come from standard input") }
     }
 
@@ -68,7 +72,9 @@ struct FilterCommand: ParsableCommand {
             throw UserFacingError(text: error.userText(at: place))
         }
         var out = ""
-        if indices {
+        if let format {
+            out = Self.render(matches, of: document, as: format)
+        } else if indices {
             out = "[" + matches.map(String.init).joined(separator: ",") + "]\n"
         } else if document.layout == .lines {
             for i in matches { out += document.text(of: i); out += "\n" }

@@ -9,6 +9,7 @@ struct PQLCommand: ParsableCommand {
         Exit status: 0 on success, 1 for an error in a predicate, an argument value or the data,
         2 for a usage error.
         """,
+        version: "pql \(PQLVersion.number)",
         subcommands: [ReplCommand.self, FormatCommand.self, FilterCommand.self, ImportCommand.self, QueryCommand.self,
                       UpdateCommand.self, DeleteCommand.self],
         defaultSubcommand: ReplCommand.self

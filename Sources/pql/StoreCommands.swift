@@ -137,6 +137,9 @@ struct QueryCommand: ParsableCommand {
     @Option(help: "Skip this many records first.")
     var offset: Int = 0
 
+    @Option(help: ArgumentHelp("How to print the records (default: jsonl, JSON Lines).", valueName: "format"))
+    var format: OutputFormat?
+
     @Flag(help: "Print the number of matching records only.")
     var count = false
 
@@ -158,6 +161,7 @@ struct QueryCommand: ParsableCommand {
         if groupBy.isEmpty && (!aggregates.isEmpty || having != nil) {
             throw ValidationError("--select and --having need --group-by, as in --group-by airline.name --select 'average:(dep_delay)'")
         }
+        if format != nil && (count || sql) { throw ValidationError("--format applies to records, not to --count or --sql") }
         if !groupBy.isEmpty && count { throw ValidationError("--count does not apply to --group-by: each group has its count:(…) aggregate") }
         if !groupBy.isEmpty && aggregates.isEmpty {
             throw ValidationError("--group-by needs at least one --select aggregate, as in --select n='count:(id)'")
@@ -196,9 +200,9 @@ struct QueryCommand: ParsableCommand {
                 return
             }
             let order = groupBy + select.map(\.name)
-            var buffer = ""
-            for row in try s.fetch(group) { buffer += PredicateValue.dictionary(row).jsonText(keyOrder: order) + "\n" }
-            FileHandle.standardOutput.write(Data(buffer.utf8))
+            let writer = RecordWriter((format ?? .jsonl).plainRenderer, columns: order)
+            for row in try s.fetch(group) { writer.write(order.map { row[$0] ?? .null }) }
+            writer.finish()
         } catch {
             throw error.userFacing
         }
@@ -223,16 +227,13 @@ struct QueryCommand: ParsableCommand {
                 print(try s.count(query))
                 return
             }
-            var buffer = ""
+            // Columns from the first record (the model's attributes when none matches).
+            var writer: RecordWriter?
             try s.forEach(query) { (r) throws(StoreError) in
-                buffer += PredicateValue.dictionary(r.values).jsonText(keyOrder: r.keys)
-                buffer += "\n"
-                if buffer.utf8.count > 1 << 16 {
-                    FileHandle.standardOutput.write(Data(buffer.utf8))
-                    buffer = ""
-                }
+                if writer == nil { writer = RecordWriter((format ?? .jsonl).plainRenderer, columns: r.keys) }
+                writer?.write(r.keys.map { r.values[$0] ?? .null }, columns: r.keys)
             }
-            FileHandle.standardOutput.write(Data(buffer.utf8))
+            (writer ?? RecordWriter((format ?? .jsonl).plainRenderer, columns: Self.attributeNames(s, entity))).finish()
         } catch {
             throw error.userFacing
         }

@@ -24,9 +24,7 @@ struct PQLProcess {
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments
-        if !environment.isEmpty {
-            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        }
+        process.environment = ProcessInfo.processInfo.environment.merging(noStartupFile) { $1 }.merging(environment) { $1 }
         let out = Pipe(), err = Pipe(), input = Pipe()
         process.standardOutput = out
         process.standardError = err
@@ -40,6 +38,16 @@ struct PQLProcess {
         return PQLProcess(status: process.terminationStatus, stdout: String(decoding: o, as: UTF8.self),
                           stderr: String(decoding: e, as: UTF8.self))
     }
+
+    /// An empty home and config directory, so that the user's startup file (`pqlrc`,
+    /// `~/.pqlrc`) never runs in a test; the demo's cache stays where it was.
+    static let noStartupFile: [String: String] = {
+        let d = FileManager.default.temporaryDirectory.appendingPathComponent("pql-no-rc-\(getpid())").path
+        try? FileManager.default.createDirectory(atPath: d, withIntermediateDirectories: true)
+        let env = ProcessInfo.processInfo.environment
+        let cache = env["XDG_CACHE_HOME"] ?? (env["HOME"] ?? NSHomeDirectory()) + "/.cache"
+        return ["HOME": d, "XDG_CONFIG_HOME": d + "/.config", "XDG_CACHE_HOME": cache]
+    }()
 
     static var fixtures: URL {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")

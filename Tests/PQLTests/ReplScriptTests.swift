@@ -8,7 +8,15 @@ enum DemoCache {
         try? FileManager.default.createDirectory(atPath: d, withIntermediateDirectories: true)
         return d
     }()
-    static var environment: [String: String] { ["XDG_CACHE_HOME": directory, "PQL_HISTORY": directory + "/history"] }
+    /// A home and config directory with no startup file, so that the user's never runs in tests.
+    static let home: String = {
+        let d = directory + "/home"
+        try? FileManager.default.createDirectory(atPath: d, withIntermediateDirectories: true)
+        return d
+    }()
+    static var environment: [String: String] {
+        ["XDG_CACHE_HOME": directory, "PQL_HISTORY": directory + "/history", "HOME": home, "XDG_CONFIG_HOME": home + "/.config"]
+    }
 }
 
 /// `pql` with standard input not a terminal: one predicate or command per line, plain output.

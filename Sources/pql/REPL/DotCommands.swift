@@ -24,7 +24,13 @@ enum DotCommands {
                 summary: "one row per group: e.g. .group airline.name average:(dep_delay) where dep_delay != nil; largest first aggregate first"),
         Command(name: "sql", usage: ".sql [PREDICATE]", summary: "the SQL and bound values (of the last predicate)"),
         Command(name: "explain", usage: ".explain [PREDICATE]", summary: "the syntax tree, the SQL and SQLite's query plan"),
-        Command(name: "format", usage: ".format table|json|csv", summary: "how rows are printed"),
+        Command(name: "format", usage: ".format table|box|csv|tsv|json|jsonl|markdown", summary: "how rows are printed"),
+        Command(name: "headers", usage: ".headers on|off", summary: "the header line of table, box, csv and tsv"),
+        Command(name: "nullvalue", usage: ".nullvalue [TEXT]", summary: "how nil shows in table, box, csv, tsv and markdown; alone: each format's own"),
+        Command(name: "output", usage: ".output [FILE|stdout]", summary: "results go to FILE (emptied first) until .output alone"),
+        Command(name: "once", usage: ".once FILE", summary: "the next result goes to FILE"),
+        Command(name: "pager", usage: ".pager [on|off]", summary: "page results taller or wider than the terminal through $PAGER (less -FRX)"),
+        Command(name: "read", usage: ".read FILE", summary: "run FILE's lines as if typed"),
         Command(name: "let", usage: ".let $NAME = VALUE", summary: "a variable for later predicates; .let alone lists them"),
         Command(name: "timer", usage: ".timer on|off", summary: "show how long each query took"),
         Command(name: "limits", usage: ".limits [steps N] [regex N]", summary: "the work a query may do (0: no limit); alone: the limits"),
@@ -73,9 +79,11 @@ enum DotCommands {
         case "explain": try explain(argument, s)
         case "format":
             guard let f = OutputFormat(rawValue: argument.lowercased()) else {
-                throw ReplError("unknown format '\(argument)'", hint: "write .format table, .format json or .format csv")
+                throw ReplError("unknown format '\(argument)'", hint: "the formats are \(OutputFormat.names)")
             }
             s.format = f
+        case "headers", "nullvalue", "output", "once", "pager": try s.setOutput(name.lowercased(), argument)
+        case "read": try s.readScript(argument)
         case "let": try letVariable(argument, s)
         case "limits": try limits(argument, s)
         case "timer":

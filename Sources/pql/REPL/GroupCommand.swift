@@ -34,18 +34,12 @@ enum GroupCommand {
         let rows: [[String: PredicateValue]]
         rows = try s.interruptible { try s.source.groups(query) }
         let columns = keys + select.map(\.name)
-        let renderer = ResultRenderer(format: s.format, width: s.interactive ? LineEditor.terminalWidth() : nil, color: s.interactive)
-        let (text, _) = renderer.render(columns: columns, rows: rows.map { r in columns.map { r[$0] ?? .null } })
+        let (text, _) = s.resultRenderer().render(columns: columns, rows: rows.map { r in columns.map { r[$0] ?? .null } })
         var footer = "\(rows.count.formatted()) group\(rows.count == 1 ? "" : "s")"
         // A full page may have more groups behind it.
         if let limit = query.limit, rows.count == limit { footer = "the first \(footer) (.limit N or .limit 0 for more)" }
         if s.timer { footer += " (\(ReplSession.duration(Date().timeIntervalSince(started))))" }
-        if s.format == .table {
-            s.output((rows.isEmpty ? "" : text) + footer + "\n")
-        } else {
-            s.output(text)
-            s.errorOutput(footer)
-        }
+        try s.deliver(s.format.needsAllRows && rows.isEmpty ? "" : text, notes: footer + "\n")
     }
 
     /// Words separated by spaces outside parentheses, braces and quotes: `average:(a + b)` is one.

@@ -18,10 +18,14 @@ struct ReplCommand: ParsableCommand {
         input is not a terminal, pql reads one predicate or command per line, prints plain
         results, and exits with status 1 if any line failed.
 
+        With -c, pql runs each command (a predicate or a .command) in order, prints plain results and exits, with status 1 if any failed. Before the first command, pql runs the startup file, $XDG_CONFIG_HOME/pql/pqlrc (by default ~/.config/pql/pqlrc) or else ~/.pqlrc, unless --no-rc. .read FILE runs a script; .format, .output, .once, .headers, .nullvalue and .pager choose how and where results go.
+
         Examples:
           pql
           pql flights.sqlite --entity Flight
           echo "dep_delay > 600" | pql
+          pql :demo: -c ".format csv" -c "origin == 'JFK' AND dep_delay > 1000"
+          pql people.json -c '.count age > 30'
         """
     )
 
@@ -33,6 +37,13 @@ struct ReplCommand: ParsableCommand {
 
     @Flag(help: "Neither read nor write the history file.")
     var noHistory = false
+
+    @Option(name: [.customShort("c"), .customLong("command")], parsing: .unconditionalSingleValue,
+            help: ArgumentHelp("Run a predicate or .command, then exit (repeat for several, run in order).", valueName: "command"))
+    var commands: [String] = []
+
+    @Flag(name: .customLong("no-rc"), help: "Do not run the startup file (~/.config/pql/pqlrc or ~/.pqlrc).")
+    var noRC = false
 
     @OptionGroup var limitOptions: LimitOptions
 
@@ -51,7 +62,7 @@ struct ReplCommand: ParsableCommand {
         } catch let e as StoreError {
             throw e.userFacing
         }
-        let interactive = LineEditor.isTerminal
+        let interactive = commands.isEmpty && LineEditor.isTerminal
         let session = ReplSession(source: source, interactive: interactive, output: { text in
             FileHandle.standardOutput.write(Data(text.utf8))
         }, errorOutput: { Output.error($0) })
@@ -62,6 +73,13 @@ struct ReplCommand: ParsableCommand {
             }
             session.entity = name
         }
+        if !noRC { StartupFile.run(in: session) }
+        if !commands.isEmpty {
+            for command in commands where !session.quitRequested { session.handle(command) }
+            if session.failureCount > 0 { throw ExitCode(1) }
+            return
+        }
+        if session.quitRequested { return }
         if interactive, let editor = LineEditor(program: "pql", historyFile: noHistory ? nil : Self.historyFile) {
             LineEditor.installInterruptHandler { _ in InterruptFlag.raise() }
             editor.completer = { line, cursor in ReplCompletion(session: session).complete(line, cursor: cursor) }

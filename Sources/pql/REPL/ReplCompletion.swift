@@ -34,8 +34,8 @@ struct ReplCompletion {
             switch before.lowercased() {
             case "use", "schema": return (range, session.source.entityNames.filter { $0.lowercased().hasPrefix(word.lowercased()) })
             case "format": return (range, OutputFormat.allCases.map(\.rawValue).filter { $0.hasPrefix(word) })
-            case "timer": return (range, ["on", "off"].filter { $0.hasPrefix(word) })
-            case "open": return (range, [])
+            case "timer", "headers", "pager": return (range, ["on", "off"].filter { $0.hasPrefix(word) })
+            case "open", "read", "output", "once", "nullvalue": return (range, [])
             case "help": return (range, DotCommands.names.filter { $0.hasPrefix(word) })
             default: break
             }

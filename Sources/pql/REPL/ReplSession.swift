@@ -12,6 +12,8 @@ final class ReplSession {
     var limit = 20
     var offset = 0
     var format = OutputFormat.table
+    /// `.headers`, `.nullvalue`, `.output`, `.once`, `.pager` and the `.read` files (ReplOutput.swift).
+    var io = SessionIO()
     var variables: [String: PredicateValue] = [:]
     /// The work one query may do (`.limits`, or `--max-steps` and `--max-regex-steps`).
     var limits = EvaluationLimits.interactive
@@ -134,20 +136,14 @@ final class ReplSession {
             return (rows, r.offset + rows.count)
         }
         let elapsed = Date().timeIntervalSince(started)
-        let renderer = ResultRenderer(format: format, width: interactive ? LineEditor.terminalWidth() : nil, color: interactive)
-        let (text, hidden) = renderer.render(columns: columns, rows: rows)
+        let (text, hidden) = resultRenderer().render(columns: columns, rows: rows)
         var footer = summary(shown: rows.count, total: total)
         if timer { footer += " (\(Self.duration(elapsed)))" }
-        if format == .table {
-            output(rows.isEmpty ? "" : text)
-            if !hidden.isEmpty {
-                output("(\(hidden.count) more column\(hidden.count == 1 ? "" : "s"): \(hidden.prefix(8).joined(separator: ", "))\(hidden.count > 8 ? ", …" : ""); .columns chooses)\n")
-            }
-            output(footer + "\n")
-        } else {
-            output(text)
-            errorOutput(footer)
+        var notes = ""
+        if format.needsAllRows && !hidden.isEmpty {
+            notes = "(\(hidden.count) more column\(hidden.count == 1 ? "" : "s"): \(hidden.prefix(8).joined(separator: ", "))\(hidden.count > 8 ? ", …" : ""); .columns chooses)\n"
         }
+        try deliver(format.needsAllRows && rows.isEmpty ? "" : text, notes: notes + footer + "\n")
     }
 
     private func summary(shown: Int, total: Int) -> String {
