@@ -34,7 +34,7 @@ enum GroupCommand {
         let rows: [[String: PredicateValue]]
         rows = try s.interruptible { try s.source.groups(query) }
         let columns = keys + select.map(\.name)
-        let renderer = ResultRenderer(format: s.format, width: s.interactive ? LineEditor.terminalWidth() : nil, color: s.interactive)
+        let renderer = ResultRenderer(format: s.format, width: s.interactive ? LineEditor.terminalWidth() : nil, color: s.color)
         let (text, _) = renderer.render(columns: columns, rows: rows.map { r in columns.map { r[$0] ?? .null } })
         var footer = "\(rows.count.formatted()) group\(rows.count == 1 ? "" : "s")"
         // A full page may have more groups behind it.
