@@ -32,8 +32,8 @@ struct UpdateCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("The SQLite store.", valueName: "store"))
     var store: String
 
-    @Option(help: "The entity to update.")
-    var entity: String
+    @Option(help: "The entity to update (may be left out when the store has only one).")
+    var entity: String?
 
     @OptionGroup var selection: RecordSelection
 
@@ -61,8 +61,11 @@ struct UpdateCommand: ParsableCommand {
 
     func run() throws {
         var (set, computed) = try Self.parseAssignments(assignments, expressions: expressionAssignments)
+        // Without --entity the store is opened first, to find its only entity.
+        let opened = entity == nil ? try StoreLocation.open(store, readOnly: false) : nil
+        let entity = try opened.map { try QueryCommand.entity(nil, among: $0.entityNames, in: store) } ?? entity!
         let query = try selection.query(entity)
-        let s = try StoreLocation.open(store, readOnly: false)
+        let s = try opened ?? StoreLocation.open(store, readOnly: false)
         Self.readNumericTextAsExpressions(&set, &computed, entity: entity, model: s.model)
         do {
             if computed.isEmpty {
@@ -154,8 +157,8 @@ struct DeleteCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("The SQLite store.", valueName: "store"))
     var store: String
 
-    @Option(help: "The entity to delete from.")
-    var entity: String
+    @Option(help: "The entity to delete from (may be left out when the store has only one).")
+    var entity: String?
 
     @OptionGroup var selection: RecordSelection
 
@@ -164,8 +167,11 @@ struct DeleteCommand: ParsableCommand {
     }
 
     func run() throws {
+        // Without --entity the store is opened first, to find its only entity.
+        let opened = entity == nil ? try StoreLocation.open(store, readOnly: false) : nil
+        let entity = try opened.map { try QueryCommand.entity(nil, among: $0.entityNames, in: store) } ?? entity!
         let query = try selection.query(entity)
-        let s = try StoreLocation.open(store, readOnly: false)
+        let s = try opened ?? StoreLocation.open(store, readOnly: false)
         do {
             print(try s.batchDelete(query))
         } catch {

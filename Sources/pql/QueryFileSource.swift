@@ -72,3 +72,8 @@ extension QueryCommand {
         }
     }
 }
+
+extension PredicateStore {
+    /// The entities a command may name (abstract ones have no records of their own).
+    var entityNames: [String] { model.entities.filter { !$0.isAbstract }.map(\.name) }
+}

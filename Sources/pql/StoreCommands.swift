@@ -204,7 +204,7 @@ struct QueryCommand: ParsableCommand {
     func run() throws {
         let file = try Self.memorySource(store)
         let s = file == nil ? try StoreLocation.open(store, readOnly: true) : nil
-        let names = file.map { [$0.name] } ?? s!.model.entities.filter { !$0.isAbstract }.map(\.name)
+        let names = file.map { [$0.name] } ?? s!.entityNames
         var query = try selection.query(try Self.entity(entity, among: names, in: store))
         query.sort = try sortKeys.map(FilterCommand.sortRule)
         query.limit = limit

@@ -66,6 +66,13 @@ import Testing
         let one = try PQLProcess.run(["query", store, "--where", "name BEGINSWITH 'Delta'"])
         #expect(one.status == 0, "\(one.stderr)")
         #expect(one.stdout.contains(#""carrier":"DL""#) && !one.stdout.contains("UA"), "\(one.stdout)")
+        // pql update and pql delete too.
+        let update = try PQLProcess.run(["update", store, "--where", "carrier == 'DL'", "--set", "name=Delta"])
+        #expect(update.status == 0 && update.stdout == "1\n", "\(update.stdout)\(update.stderr)")
+        let delete = try PQLProcess.run(["delete", store, "--where", "carrier == 'UA'"])
+        #expect(delete.status == 0 && delete.stdout == "1\n", "\(delete.stdout)\(delete.stderr)")
+        let left = try PQLProcess.run(["query", store])
+        #expect(left.stdout == #"{"carrier":"DL","name":"Delta"}"# + "\n", "\(left.stdout)\(left.stderr)")
         // The demo has four: the error names them.
         let several = try PQLProcess.run(["query", ":demo:", "--count"], environment: DemoCache.environment)
         #expect(several.status == 1, "\(several.stdout)")
