@@ -75,6 +75,13 @@ import Testing
         let header = try #require(after.lastIndex { $0 == "dest" }, "\(t.screen.text)")
         #expect(after[header + 1] == "----" && after[header + 2] == "ATL" && after[header + 3] == "AUS", "\(t.screen.text)")
         #expect(t.waitForLine("Flight> "))
+        // The language page, completed and printed at the prompt.
+        t.type(".help lang")
+        t.press(.tab)
+        #expect(t.waitForLine("Flight> .help language "), "\(t.screen.text)")
+        t.press(.enter)
+        #expect(t.waitFor("RESERVED WORDS"), "\(t.screen.text)")
+        #expect(t.waitForLine("Flight> "))
         t.press(.ctrlD)
         #expect(t.waitForExit() == 0)
     }
