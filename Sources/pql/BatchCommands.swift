@@ -9,40 +9,31 @@ struct UpdateCommand: ParsableCommand {
         commandName: "update",
         abstract: "Set attributes on the records of an entity that match a predicate, in an SQLite store.",
         discussion: """
-        Runs one UPDATE in one transaction (all matching records change, or on any error none
-        do) and prints the number of records updated. Each --set value is read as JSON when it
-        is JSON (numbers, true/false, null, "quoted strings", {"$date": "<ISO-8601>"}) and as
-        a plain string otherwise, so --set city=Paris and --set 'city="Paris"' are the same.
-        A to-one relationship is set to the key of the record it links to: its primary key,
-        or the attribute the link refers to (a flight's --set airline=UA, which is the same as
-        --set carrier=UA), or null to unlink. A value no record has as its key is an error,
-        and so is changing a key other records link to: nothing changes.
+        Runs one UPDATE in one transaction (all matching records change, or on any error none do) and prints the number of records updated. Each --set value is read as JSON when it is JSON (numbers, true/false, null, "quoted strings", {"$date": "<ISO-8601>"}) and as a plain string otherwise, so --set city=Paris and --set 'city="Paris"' are the same. A to-one relationship is set to the key of the record it links to: its primary key, or the attribute the link refers to (a flight's --set airline=UA, which is the same as --set carrier=UA), or null to unlink. A value no record has as its key is an error, and so is changing a key other records link to: nothing changes.
 
-        A --set value for a text, date or other non-number attribute is always a literal:
-        --set 'title=Jean-Luc' sets that string. For a number attribute, a value that is not
-        JSON cannot be a literal, so it is read as an expression: --set 'price=price * 1.1'
-        is --set-expr 'price=price * 1.1'.
-        --set-expr KEY=EXPRESSION computes the value from each record with an
-        expression of the predicate language (price * 1.1, stock - 1,
-        uppercase:(code), 'a string', 42), with the predicate language's meaning:
-        integer overflow is an error and nil stays nil; every expression reads
-        the record as it was before the update. A result must fit its attribute:
-        a whole number fits an integer attribute (stock * 2.0), 25.5 does not,
-        and the error names the attribute and the record.
+        A --set value for a text, date or other non-number attribute is always a literal: --set 'title=Jean-Luc' sets that string. For a number attribute, a value that is not JSON cannot be a literal, so it is read as an expression: --set 'price=price * 1.1' is --set-expr 'price=price * 1.1'.
+
+        --set-expr KEY=EXPRESSION computes the value from each record with an expression of the predicate language (price * 1.1, stock - 1, uppercase:(code), 'a string', 42), with the predicate language's meaning: integer overflow is an error and nil stays nil; every expression reads the record as it was before the update. A result must fit its attribute: a whole number fits an integer attribute (stock * 2.0), 25.5 does not, and the error names the attribute and the record.
+
+        The demo is read-only: the examples update a store made from its airports.
 
         Examples:
-          pql update flights.sqlite --entity Flight --where "dep_delay > %@" --arg 120 --set late=true
-          pql update people.sqlite --entity Person --where "city == 'Lima'" --set city=Cusco --set moved=null
-          pql update shop.sqlite --entity Item --where "category == 'tea'" --set-expr 'price=price * 1.1'
-          pql update shop.sqlite --entity Item --where "code == 'T1'" --set-expr 'stock=stock - 1' --set-expr 'code=uppercase:(code)'
+          pql query :demo: --entity Airport > airports.jsonl
+          pql import places.sqlite airports.jsonl --entity Airport
+          pql update places.sqlite --entity Airport \\
+            --where "alt > %@" --arg 5000 --set tzone=Mountain
+          pql update places.sqlite --entity Airport --where "faa == 'JFK'" \\
+            --set name='John F. Kennedy' --set dst=null
+          pql update places.sqlite --entity Airport --where "alt < 0" \\
+            --set-expr 'alt=alt * 2' --set-expr 'name=uppercase:(name)'
         """
     )
 
     @Argument(help: ArgumentHelp("The SQLite store.", valueName: "store"))
     var store: String
 
-    @Option(help: "The entity to update.")
-    var entity: String
+    @Option(help: "The entity to update (may be left out when the store has only one).")
+    var entity: String?
 
     @OptionGroup var selection: RecordSelection
 
@@ -70,8 +61,11 @@ struct UpdateCommand: ParsableCommand {
 
     func run() throws {
         var (set, computed) = try Self.parseAssignments(assignments, expressions: expressionAssignments)
+        // Without --entity the store is opened first, to find its only entity.
+        let opened = entity == nil ? try StoreLocation.open(store, readOnly: false) : nil
+        let entity = try opened.map { try QueryCommand.entity(nil, among: $0.entityNames, in: store) } ?? entity!
         let query = try selection.query(entity)
-        let s = try StoreLocation.open(store, readOnly: false)
+        let s = try opened ?? StoreLocation.open(store, readOnly: false)
         let guessed = Self.readNumericTextAsExpressions(&set, &computed, entity: entity, model: s.model)
         do throws(StoreError) {
             if computed.isEmpty {
@@ -172,23 +166,25 @@ struct DeleteCommand: ParsableCommand {
         commandName: "delete",
         abstract: "Delete the records of an entity that match a predicate, from an SQLite store.",
         discussion: """
-        Deletes in one transaction, applying the delete rules of the entity's relationships
-        (nullify, cascade, deny; in a database PQL did not create, a foreign key's ON DELETE
-        CASCADE and SET NULL, and deny otherwise): all matching records go, or on any error
-        (a deny rule that still has related records, a link with no rule) none do. Prints the number of records deleted. Without
-        --where, every record of the entity is deleted.
+        Deletes in one transaction, applying the delete rules of the entity's relationships (nullify, cascade, deny; in a database PQL did not create, a foreign key's ON DELETE CASCADE and SET NULL, and deny otherwise): all matching records go, or on any error (a deny rule that still has related records, a link with no rule) none do. Prints the number of records deleted. Without --where, every record of the entity is deleted.
+
+        The demo is read-only: the examples delete from a store made from its airlines.
 
         Examples:
-          pql delete flights.sqlite --entity Flight --where "year < 2013"
-          pql delete people.sqlite --entity Person --where "name == %@" --arg '"Bo"'
+          pql query :demo: --entity Airline > airlines.jsonl
+          pql import carriers.sqlite airlines.jsonl --entity Airline
+          pql delete carriers.sqlite --entity Airline \\
+            --where "name ENDSWITH 'Inc.'"
+          pql delete carriers.sqlite --entity Airline \\
+            --where "carrier == %@" --arg '"UA"'
         """
     )
 
     @Argument(help: ArgumentHelp("The SQLite store.", valueName: "store"))
     var store: String
 
-    @Option(help: "The entity to delete from.")
-    var entity: String
+    @Option(help: "The entity to delete from (may be left out when the store has only one).")
+    var entity: String?
 
     @OptionGroup var selection: RecordSelection
 
@@ -197,8 +193,11 @@ struct DeleteCommand: ParsableCommand {
     }
 
     func run() throws {
+        // Without --entity the store is opened first, to find its only entity.
+        let opened = entity == nil ? try StoreLocation.open(store, readOnly: false) : nil
+        let entity = try opened.map { try QueryCommand.entity(nil, among: $0.entityNames, in: store) } ?? entity!
         let query = try selection.query(entity)
-        let s = try StoreLocation.open(store, readOnly: false)
+        let s = try opened ?? StoreLocation.open(store, readOnly: false)
         do {
             print(try s.batchDelete(query))
         } catch {

@@ -14,6 +14,11 @@ enum CommandLineEntry {
             }
             return 1
         }
+        // ArgumentParser's own `help` knows only commands: `pql help language` is the language's page.
+        if arguments.strings.count == 2 && arguments.strings[0] == "help" && arguments.strings[1].lowercased() == "language" {
+            FileHandle.standardOutput.write(Data(LanguageSummary.text.utf8))
+            return 0
+        }
         do {
             var command = try PQLCommand.parseAsRoot(arguments.strings)
             try command.run()

@@ -9,15 +9,15 @@ struct FilterCommand: ParsableCommand {
         commandName: "filter",
         abstract: "Filter a JSON array or JSON Lines file with a predicate.",
         discussion: """
-        Reads FILE (or standard input; FILE may be a pipe, a FIFO or <(command)) and writes
-        the matching elements in the same shape:
-        a JSON array for an array, one value per line for JSON Lines. Objects
-        {"$date": "<ISO-8601>"} are dates.
+        Reads FILE (or standard input; FILE may be a pipe, a FIFO or <(command)) and writes the matching elements in the same shape: a JSON array for an array, one value per line for JSON Lines. Objects {"$date": "<ISO-8601>"} are dates.
 
-        Examples:
-          pql filter "age >= 18 AND name BEGINSWITH[c] 'a'" people.json
-          pql filter --sort age:desc --limit 10 "ANY tags == 'vip'" people.jsonl
-          pql filter --indices --arg '"Paris"' "city == %@" people.json
+        Examples (the demo's records, as JSON Lines from pql query):
+          pql query :demo: --entity Airline | \\
+            pql filter "name CONTAINS[c] 'air lines'"
+          pql query :demo: --entity Airport | \\
+            pql filter --sort alt:desc --limit 3 "tzone BEGINSWITH 'America/'"
+          pql query :demo: --entity Airline | \\
+            pql filter --indices --arg '"UA"' "carrier == %@"
         """
     )
 

@@ -8,6 +8,8 @@ struct FormatCommand: ParsableCommand {
         commandName: "format",
         abstract: "Print a predicate in canonical form (Apple's predicateFormat).",
         discussion: """
+        Reads the predicate (or standard input, with -) and prints it as Apple's predicateFormat would, with %@ and %K arguments and $variables put in place. `pql help language` summarises the language.
+
         Examples:
           pql format "name like[cd] 'a*' && age => 18"
           pql format --arg '"firstName"' --arg '"Adam"' '%K LIKE %@'

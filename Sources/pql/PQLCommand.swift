@@ -6,8 +6,14 @@ struct PQLCommand: ParsableCommand {
         commandName: "pql",
         abstract: "Apple's NSPredicate language, everywhere: parse, print and run predicates.",
         discussion: """
-        Exit status: 0 on success, 1 for an error in a predicate, an argument value or the data,
-        2 for a usage error.
+        Exit status: 0 on success, 1 for an error in a predicate, an argument value or the data, 2 for a usage error.
+
+        `pql help language` prints a summary of the predicate language (operators, options, functions, SUBQUERY, arguments and variables); `pql help COMMAND` the use of a command.
+
+        Examples:
+          pql query :demo: --entity Airline --where "name BEGINSWITH 'United'"
+          pql format "name like[cd] 'a*' && age => 18"
+          pql help language
         """,
         version: "pql \(PQLVersion.number)",
         subcommands: [ReplCommand.self, FormatCommand.self, FilterCommand.self, ImportCommand.self, QueryCommand.self,

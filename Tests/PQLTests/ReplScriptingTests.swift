@@ -98,6 +98,13 @@ import Testing
         let again = try run(["-c", ".read \(loop.path)"], home: h)
         #expect(again.status == 1)
         #expect(again.stderr.contains("is already being read"), "\(again.stderr)")
+        // A script's entries span lines as typed ones do; a failure names the entry's first line.
+        let multi = h.appendingPathComponent("multi.pql")
+        try write(".use Airline\n.columns carrier\ncarrier IN {\n  'HA',\n  'AS'\n}\n(nosuch ==\n 1)\n", to: multi)
+        let spanning = try run(["-c", ".format csv", "-c", ".read \(multi.path)"], home: h)
+        #expect(spanning.status == 1)
+        #expect(spanning.stdout == "using Airline\ncarrier\nAS\nHA\n" || spanning.stdout == "using Airline\ncarrier\nHA\nAS\n", "\(spanning.stdout)")
+        #expect(spanning.stderr.contains("note: in \(multi.path), line 7"), "\(spanning.stderr)")
         let missing = try run([], home: h, stdin: ".read \(h.path)/nope.pql\n.read\n")
         #expect(missing.status == 1)
         #expect(missing.stderr.contains("nope.pql"), "\(missing.stderr)")

@@ -52,31 +52,6 @@ package enum TerminalText {
         s.reduce(0) { $0 + cells($1) }
     }
 
-    /// Terminal cells of one character: its scalars' widths, at most two (an emoji sequence
-    /// joined by ZWJ shows as one glyph).
-    package static func cells(_ c: Character) -> Int {
-        min(2, c.unicodeScalars.reduce(0) { $0 + cells($1) })
-    }
-
-    /// Terminal cells of one scalar: 2 for East Asian wide and emoji, 0 for marks and format
-    /// characters, else 1.
-    package static func cells(_ u: Unicode.Scalar) -> Int {
-        let v = u.value
-        if v < 0x300 { return 1 }
-        switch u.properties.generalCategory {
-        case .nonspacingMark, .enclosingMark, .format: return 0
-        default: break
-        }
-        switch v {
-        case 0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xA000...0xA4CF,
-             0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60, 0xFFE0...0xFFE6,
-             0x1F300...0x1F64F, 0x1F900...0x1F9FF, 0x20000...0x3FFFD:
-            return 2
-        default:
-            return 1
-        }
-    }
-
     /// A long line cut around one place, so that an error on a 16 MiB line shows a screenful:
     /// at most `before` characters before `split` and `after` from it, each cut side marked
     /// with `…`. Returns the text before and from the split, both already visible.

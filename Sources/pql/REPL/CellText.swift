@@ -46,14 +46,12 @@ enum CellText {
         return f
     }()
 
-    /// Terminal cells: East Asian wide characters and most emoji take two, marks none.
+    /// Terminal cells `s` takes, character by character: CJK and emoji (ZWJ sequences, flags,
+    /// variation selector 16 included) take two, combining marks and joiners none (see
+    /// `TerminalText.cells`).
     static func width(_ s: String) -> Int {
-        var w = 0
-        for u in s.unicodeScalars { w += width(u) }
-        return w
+        s.reduce(0) { $0 + TerminalText.cells($1) }
     }
-
-    static func width(_ u: Unicode.Scalar) -> Int { TerminalText.cells(u) }
 
     /// `s` cut to at most `limit` cells, with an ellipsis when cut.
     static func truncated(_ s: String, to limit: Int) -> String {
@@ -61,7 +59,7 @@ enum CellText {
         var out = ""
         var w = 0
         for c in s {
-            let cw = width(String(c))
+            let cw = TerminalText.cells(c)
             if w + cw > limit - 1 { break }
             out.append(c)
             w += cw

@@ -11,7 +11,7 @@ enum DotCommands {
     }
 
     static let all: [Command] = [
-        Command(name: "help", usage: ".help [COMMAND]", summary: "this list, or one command's use"),
+        Command(name: "help", usage: ".help [COMMAND|language]", summary: "this list, one command's use, or the predicate language"),
         Command(name: "entities", usage: ".entities", summary: "the entities and their row counts"),
         Command(name: "schema", usage: ".schema [ENTITY]", summary: "attributes and relationships (of the current entity)"),
         Command(name: "use", usage: ".use ENTITY", summary: "query another entity"),
@@ -21,7 +21,9 @@ enum DotCommands {
         Command(name: "offset", usage: ".offset N", summary: "skip the first N rows"),
         Command(name: "count", usage: ".count [PREDICATE]", summary: "count the matches (of the last predicate; all rows before one)"),
         Command(name: "group", usage: ".group KEYPATH[,…] AGGREGATE… [where PREDICATE]",
-                summary: "one row per group: e.g. .group airline.name average:(dep_delay) where dep_delay != nil; largest first aggregate first"),
+                summary: "one row per group, largest first aggregate first: e.g. .group airline.name average:(dep_delay)"),
+        Command(name: "distinct", usage: ".distinct KEYPATH[,…] [where PREDICATE]",
+                summary: "the different values, sorted: e.g. .distinct dest where origin == 'JFK' AND airline.name BEGINSWITH 'Delta'"),
         Command(name: "sql", usage: ".sql [PREDICATE]", summary: "the SQL and bound values (of the last predicate)"),
         Command(name: "explain", usage: ".explain [PREDICATE]", summary: "the syntax tree, the SQL and SQLite's query plan"),
         Command(name: "format", usage: ".format table|box|csv|tsv|json|jsonl|markdown", summary: "how rows are printed"),
@@ -35,7 +37,7 @@ enum DotCommands {
         Command(name: "timer", usage: ".timer on|off", summary: "show how long each query took"),
         Command(name: "limits", usage: ".limits [steps N] [regex N]", summary: "the work a query may do (0: no limit); alone: the limits"),
         Command(name: "open", usage: ".open FILE|:demo:", summary: "an SQLite database, JSON, JSON Lines, CSV or plist file"),
-        Command(name: "quit", usage: ".quit", summary: "leave (also .exit, or Ctrl-D)"),
+        Command(name: "quit", usage: ".quit", summary: "leave (also .exit, .q, or Ctrl-D)"),
     ]
 
     static var names: [String] { all.map(\.name) + ["exit"] }
@@ -76,6 +78,7 @@ enum DotCommands {
             }
             s.output(sql.sql + "\n" + sql.bindings.enumerated().map { "?\($0.offset + 1) = \($0.element)\n" }.joined())
         case "group": try GroupCommand.run(argument, s)
+        case "distinct": try DistinctCommand.run(argument, s)
         case "explain": try explain(argument, s)
         case "format":
             guard let f = OutputFormat(rawValue: argument.lowercased()) else {
@@ -107,12 +110,14 @@ enum DotCommands {
 
     private static func help(_ argument: String, _ s: ReplSession) {
         let wanted = argument.hasPrefix(".") ? String(argument.dropFirst()) : argument
+        if wanted.lowercased() == "language" { return s.output(LanguageSummary.text) }
         if !wanted.isEmpty, let c = all.first(where: { $0.name == wanted.lowercased() }) {
             return s.output("\(c.usage)\n  \(c.summary)\n")
         }
         let width = all.map(\.usage.count).max() ?? 0
         var out = "Type a predicate to query the current entity, e.g. dep_delay > 60 AND origin == 'JFK'.\n"
-        out += "Key paths follow relationships (airline.name); $variables come from .let.\n\n"
+        out += "Key paths follow relationships (airline.name); $variables come from .let.\n"
+        out += "An open parenthesis, brace or quote continues the entry on the next line; .help language summarises the language.\n\n"
         for c in all { out += c.usage.padding(toLength: width + 2, withPad: " ", startingAt: 0) + c.summary + "\n" }
         s.output(out)
     }

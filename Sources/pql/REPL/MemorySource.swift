@@ -165,6 +165,33 @@ final class MemorySource: QuerySource {
         try query.rows(in: records, reader: PredicateValue.predicateReader)
     }
 
+    func distinct(_ keyPaths: [String], _ r: QueryRequest) throws -> [[PredicateValue]] {
+        let found = try matches(r.unpaged)
+        let paths = keyPaths.map { $0.split(separator: ".").map(String.init) }
+        var seen = Set<[PredicateValue]>()
+        var tuples: [PredicateValue] = []
+        for i in found {
+            let t = paths.map { Self.value(at: $0[...], in: records[i]) }
+            guard seen.insert(t).inserted else { continue }
+            // Keys of their own, so that a dotted key path sorts as one value.
+            tuples.append(.dictionary(Dictionary(uniqueKeysWithValues: t.enumerated().map { ("k\($0.offset)", $0.element) })))
+        }
+        let order = PredicateQuery(sort: keyPaths.indices.map { SortRule("k\($0)") }, offset: r.offset, limit: r.limit, limits: r.limits)
+        return try order.run(on: tuples).map { t in
+            guard case .dictionary(let d) = t else { return [] }
+            return keyPaths.indices.map { d["k\($0)"] ?? .null }
+        }
+    }
+
+    /// The matching records themselves, sorted and paged (`pql query` on a file).
+    func records(_ r: QueryRequest) throws -> [PredicateValue] {
+        try checkKeys(r)
+        var query = PredicateQuery(r.predicate, sort: r.sort, offset: r.offset, limit: r.limit,
+                                   variables: r.variables, limits: r.limits)
+        query.sourceMap = r.sourceMap
+        return try evaluate(query).map { records[$0] }
+    }
+
     func rows(_ r: QueryRequest, columns: [String]) throws -> [[PredicateValue]] {
         try checkKeys(r)
         var query = PredicateQuery(r.predicate, sort: r.sort, offset: r.offset, limit: r.limit,

@@ -18,6 +18,9 @@ protocol QuerySource: AnyObject {
     func rows(_ request: QueryRequest, columns: [String]) throws -> [[PredicateValue]]
     /// The rows of a grouping query (`.group`): the store groups in SQL, a file in memory.
     func groups(_ query: GroupQuery) throws -> [[String: PredicateValue]]
+    /// The different values of `keyPaths` over the rows `request` matches (`.distinct`), sorted
+    /// ascending and paged: the store with SQL's DISTINCT, a file in memory.
+    func distinct(_ keyPaths: [String], _ request: QueryRequest) throws -> [[PredicateValue]]
     /// The SQL and its bound values, or nil when the source is evaluated in memory.
     func sql(_ request: QueryRequest) throws -> (sql: String, bindings: [String])?
     /// SQLite's plan, or nil when the source is evaluated in memory.

@@ -9,23 +9,23 @@ struct ReplCommand: ParsableCommand {
         commandName: "repl",
         abstract: "Query a database or data file interactively (the default: `pql`, `pql FILE`).",
         discussion: """
-        With no FILE, opens the demo database: the nycflights13 airlines, airports, planes and
-        336,776 flights from New York City in 2013, with their relationships. FILE may be any
-        SQLite database (its model is inferred), a JSON array, JSON Lines, CSV (.csv, .csv.zip) or
-        property-list file.
+        With no FILE, opens the demo database: the nycflights13 airlines, airports, planes and 336,776 flights from New York City in 2013, with their relationships. FILE may be any SQLite database (its model is inferred), a JSON array, JSON Lines, CSV (.csv, .csv.zip) or property-list file.
 
-        Type a predicate to query the current entity; .help lists the commands. When standard
-        input is not a terminal, pql reads one predicate or command per line, prints plain
-        results, and exits with status 1 if any line failed.
+        Type a predicate to query the current entity; .help lists the commands, .help language the predicate language. A line with an open parenthesis, brace or quote goes on on the next line. When standard input is not a terminal, pql reads one predicate or command per line (or per entry, when brackets span lines), prints plain results, and exits with status 1 if any line failed.
+
+        Tables are styled (a bold header, a dim NULL) only at a terminal, and not when the NO_COLOR environment variable is set; --color=always or --color=never decides instead.
 
         With -c, pql runs each command (a predicate or a .command) in order, prints plain results and exits, with status 1 if any failed. Before the first command, pql runs the startup file, $XDG_CONFIG_HOME/pql/pqlrc (by default ~/.config/pql/pqlrc) or else ~/.pqlrc, unless --no-rc. .read FILE runs a script; .format, .output, .once, .headers, .nullvalue and .pager choose how and where results go.
 
         Examples:
           pql
-          pql flights.sqlite --entity Flight
+          echo "name BEGINSWITH 'A'" | pql :demo: --entity Airline
           echo "dep_delay > 600" | pql
           pql :demo: -c ".format csv" -c "origin == 'JFK' AND dep_delay > 1000"
-          pql people.json -c '.count age > 30'
+          pql :demo: -c '.use Airport' -c '.count alt > 5000'
+          echo ".group airline.name average:(dep_delay)" | pql
+          echo ".distinct dest where origin == 'JFK' \\
+            AND airline.name BEGINSWITH 'Delta'" | pql
         """
     )
 
@@ -44,6 +44,9 @@ struct ReplCommand: ParsableCommand {
 
     @Flag(name: .customLong("no-rc"), help: "Do not run the startup file (~/.config/pql/pqlrc or ~/.pqlrc).")
     var noRC = false
+
+    @Option(help: ArgumentHelp("Style tables (a bold header, a dim NULL): auto (only at a terminal, and not when NO_COLOR is set), always or never.", valueName: "when"))
+    var color: ColorChoice = .auto
 
     @OptionGroup var limitOptions: LimitOptions
 
@@ -67,6 +70,7 @@ struct ReplCommand: ParsableCommand {
             FileHandle.standardOutput.write(Data(text.utf8))
         }, errorOutput: { Output.error($0) })
         session.limits = limitOptions.limits
+        session.color = color.isEnabled()
         if let entity {
             guard let name = DotCommands.resolveEntity(entity, session) else {
                 throw UserFacingError(text: "error: no entity '\(entity)' in \(source.title)\nhint: the entities are \(source.entityNames.joined(separator: ", "))")
@@ -85,12 +89,19 @@ struct ReplCommand: ParsableCommand {
             editor.completer = { line, cursor in ReplCompletion(session: session).complete(line, cursor: cursor) }
             session.output(session.banner + "\n")
             if let problem = editor.historyProblem { Output.error("pql: \(problem) (set PQL_HISTORY to a file, or use --no-history)") }
+            var pending = PendingInput()
             loop: while true {
-                switch editor.read(prompt: session.prompt) {
+                switch editor.read(prompt: pending.isEmpty ? session.prompt : session.continuationPrompt) {
                 case .line(let line):
-                    editor.remember(line)
-                    if !session.handle(line) { break loop }
+                    // An open bracket or quote: the entry goes on on the next line.
+                    guard pending.add(line) else { continue }
+                    editor.remember(pending.historyText)
+                    let entry = pending.text
+                    pending.clear()
+                    if !session.handle(entry) { break loop }
                 case .interrupted:
+                    // Ctrl-C drops the lines of an unfinished entry too.
+                    pending.clear()
                     InterruptFlag.clear()
                 case .end:
                     session.output("\n")
@@ -98,9 +109,15 @@ struct ReplCommand: ParsableCommand {
                 }
             }
         } else {
+            var pending = PendingInput()
             while let line = Swift.readLine(strippingNewline: true) {
-                if !session.handle(line) { break }
+                guard pending.add(line) else { continue }
+                let entry = pending.text
+                pending.clear()
+                if !session.handle(entry) { break }
             }
+            // Input that ends inside a bracket or a string runs as it is, for its error.
+            if !pending.isEmpty && !session.quitRequested { session.handle(pending.text) }
             if session.failureCount > 0 { throw ExitCode(1) }
         }
     }

@@ -36,7 +36,7 @@ struct ReplCompletion {
             case "format": return (range, OutputFormat.allCases.map(\.rawValue).filter { $0.hasPrefix(word) })
             case "timer", "headers", "pager": return (range, ["on", "off"].filter { $0.hasPrefix(word) })
             case "open", "read", "output", "once", "nullvalue": return (range, [])
-            case "help": return (range, DotCommands.names.filter { $0.hasPrefix(word) })
+            case "help": return (range, (DotCommands.names + ["language"]).filter { $0.hasPrefix(word) })
             default: break
             }
         }

@@ -53,7 +53,7 @@ extension ReplSession {
     /// the result goes to the terminal.
     func resultRenderer() -> ResultRenderer {
         let screen = interactive && !io.redirected
-        return ResultRenderer(format: format, width: screen ? LineEditor.terminalWidth() : nil, color: screen,
+        return ResultRenderer(format: format, width: screen ? LineEditor.terminalWidth() : nil, color: color && !io.redirected,
                               headers: io.headers, nullText: io.nullText)
     }
 
@@ -118,10 +118,17 @@ extension ReplSession {
         // "\r\n" is one Character: split on it as on "\n".
         var lines = text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }
         if lines.last == "" { lines.removeLast() }
+        // Entries span lines as typed ones do (an open bracket or quote goes on); a failure
+        // names the entry's first line.
+        var pending = PendingInput()
+        var first = 0
         for (n, line) in lines.enumerated() {
+            if pending.isEmpty { first = n }
+            guard pending.add(String(line)) || n == lines.count - 1 else { continue }
             let before = failureCount
-            let goOn = handle(String(line))
-            if failureCount > before { errorOutput("note: in \(name), line \(n + 1)") }
+            let goOn = handle(pending.text)
+            pending.clear()
+            if failureCount > before { errorOutput("note: in \(name), line \(first + 1)") }
             if !goOn { break }
         }
     }

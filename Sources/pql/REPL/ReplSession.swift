@@ -23,6 +23,8 @@ final class ReplSession {
     /// The last predicate that parsed, for `.sql`, `.explain` and `.count`.
     var lastText: String?
     let interactive: Bool
+    /// ANSI styling in tables (`--color`, `NO_COLOR`); by default only at a terminal.
+    var color: Bool
     let output: (String) -> Void
     let errorOutput: (String) -> Void
     /// Whether the last line failed (scripts exit with 1 if any did).
@@ -33,12 +35,16 @@ final class ReplSession {
         self.source = source
         self.entity = source.defaultEntity
         self.interactive = interactive
+        self.color = interactive
         self.timer = interactive
         self.output = output
         self.errorOutput = errorOutput
     }
 
     var prompt: String { "\(entity ?? "pql")> " }
+
+    /// The prompt of an entry's further lines, as wide as ``prompt`` so the lines align.
+    var continuationPrompt: String { String(repeating: " ", count: max(0, prompt.count - 5)) + "...> " }
 
     var banner: String {
         var lines = ["pql: Apple's NSPredicate language on \(source.title)"]

@@ -60,6 +60,12 @@ final class StoreSource: QuerySource {
 
     func groups(_ query: GroupQuery) throws -> [[String: PredicateValue]] { try store.fetch(query) }
 
+    func distinct(_ keyPaths: [String], _ r: QueryRequest) throws -> [[PredicateValue]] {
+        var q = query(r)
+        q.sort = keyPaths.map { SortRule($0) }
+        return try store.fetchProperties(keyPaths, q, distinct: true).map { row in keyPaths.map { row[$0] ?? .null } }
+    }
+
     func sql(_ r: QueryRequest) throws -> (sql: String, bindings: [String])? {
         let c = try store.sql(for: query(r))
         return (c.sql, c.bindings.map { "\($0)" })

@@ -1,0 +1,85 @@
+import Foundation
+import PQL
+import PQLStore
+
+/// `pql query` on a data file, as duckdb queries a CSV file: JSON, JSON Lines, CSV (zipped too)
+/// and property lists are read into memory (the REPL's `MemorySource`) and evaluated there, with
+/// the same flags as on a store.
+extension QueryCommand {
+    /// The data file `path` names (by its extension), read into memory; nil for `:demo:`, an
+    /// SQLite database, or a path that names no regular file (the store reports those: a FIFO
+    /// would block here until a writer came).
+    static func memorySource(_ path: String) throws -> MemorySource? {
+        guard path != StoreLocation.demo else { return nil }
+        let expanded = (path as NSString).expandingTildeInPath
+        // Other files (an empty one, any other extension) stay the store's to open or refuse, as before.
+        let lower = expanded.lowercased()
+        guard SourceOpener.isRegularFile(expanded), !SourceOpener.isSQLite(expanded),
+              [".json", ".jsonl", ".ndjson", ".csv", ".zip", ".plist"].contains(where: { lower.hasSuffix($0) }) else { return nil }
+        do {
+            guard let source = try SourceOpener.open(path) as? MemorySource else { return nil }
+            return source
+        } catch {
+            throw Self.userFacing(error)
+        }
+    }
+
+    /// The entity to query: `--entity`, or the only one there is; with several, the error names them.
+    static func entity(_ given: String?, among names: [String], in place: String) throws -> String {
+        if let given { return given }
+        if names.count == 1 { return names[0] }
+        if names.isEmpty { throw UserFacingError(text: "error: \(place) has no entities to query") }
+        throw UserFacingError(text: "error: \(place) has \(names.count) entities: \(names.joined(separator: ", "))\nhint: choose one with --entity, e.g. --entity \(names[0])")
+    }
+
+    /// The fetch on a file in memory: the matching records in `--format` (JSON Lines by default,
+    /// keys in the file's order), their number (`--count`) or the groups (`--group-by`).
+    func run(onFile source: MemorySource, _ query: EntityQuery) throws {
+        if sql {
+            throw UserFacingError(text: "error: \(store) is evaluated in memory: there is no SQL\nhint: --sql shows the SQL of an SQLite store (pql import loads this file into one)")
+        }
+        if let entity, entity.lowercased() != source.name.lowercased() {
+            throw UserFacingError(text: "error: no entity '\(entity)' in \(store): its one entity is \(source.name)\nhint: leave --entity out, or write --entity \(source.name)")
+        }
+        var r = QueryRequest(entity: source.name, text: query.predicateText ?? query.predicate.description, predicate: query.predicate,
+                             sort: query.sort, offset: query.offset, limit: query.limit, variables: query.variables, limits: query.limits)
+        r.sourceMap = query.sourceMap
+        do {
+            let renderer = (format ?? .jsonl).plainRenderer
+            if !groupBy.isEmpty {
+                let (group, order) = try groupQuery(query)
+                let writer = RecordWriter(renderer, columns: order)
+                for row in try source.groups(group) { writer.write(order.map { row[$0] ?? .null }) }
+                writer.finish()
+            } else if count {
+                // As on a store, the count is of the page --offset and --limit select.
+                let n = max(0, try source.count(r.unpaged) - query.offset)
+                print(min(n, query.limit ?? n))
+            } else {
+                let order = source.keys.map(\.name)
+                let writer = RecordWriter(renderer, columns: order)
+                for record in try source.records(r) {
+                    guard case .dictionary(let d) = record else { writer.write([record]); continue }
+                    writer.write(order.map { d[$0] ?? .null })
+                }
+                writer.finish()
+            }
+        } catch {
+            throw Self.userFacing(error)
+        }
+    }
+
+    static func userFacing(_ error: Error) -> Error {
+        switch error {
+        case let e as ReplError: return UserFacingError(text: e.rendered)
+        case let e as PredicateEvaluationError: return UserFacingError(text: e.userText(at: e.elementIndex.map { "record \($0 + 1)" }))
+        case let e as StoreError: return e.userFacing
+        default: return error
+        }
+    }
+}
+
+extension PredicateStore {
+    /// The entities a command may name (abstract ones have no records of their own).
+    var entityNames: [String] { model.entities.filter { !$0.isAbstract }.map(\.name) }
+}
