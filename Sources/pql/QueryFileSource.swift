@@ -60,7 +60,13 @@ extension QueryCommand {
                 let writer = RecordWriter(renderer, columns: order)
                 for record in try source.records(r) {
                     guard case .dictionary(let d) = record else { writer.write([record]); continue }
-                    writer.write(order.map { d[$0] ?? .null })
+                    if renderer.format == .json || renderer.format == .jsonl {
+                        // JSON keeps a record's shape: a key it does not have stays absent.
+                        let own = order.filter { d[$0] != nil }
+                        writer.write(own.map { d[$0]! }, columns: own)
+                    } else {
+                        writer.write(order.map { d[$0] ?? .null })
+                    }
                 }
                 writer.finish()
             }

@@ -26,6 +26,9 @@ import Testing
         #expect(count.status == 0 && count.stdout == "2\n", "\(count.stdout)\(count.stderr)")
         let paged = try PQLProcess.run(["query", csv.path, "--sort", "city", "--offset", "1", "--limit", "2"])
         #expect(paged.stdout == #"{"city":"Lyon","country":"FR","population":520000}"# + "\n" + #"{"city":"Nowhere"}"# + "\n", "\(paged.stdout)")
+        // --format applies to files as to stores; a key a record lacks is an empty cell.
+        let table = try PQLProcess.run(["query", csv.path, "--sort", "city", "--format", "csv"])
+        #expect(table.stdout == "city,country,population\nBerlin,DE,3600000\nLyon,FR,520000\nNowhere,,\nParis,FR,2100000\n", "\(table.stdout)\(table.stderr)")
         let group = try PQLProcess.run(["query", csv.path, "--group-by", "country", "--select", "n=count:(city)", "--select", "people=sum:(population)",
                                         "--sort", "people:desc"])
         #expect(group.status == 0, "\(group.stderr)")
