@@ -69,7 +69,7 @@ struct UpdateCommand: ParsableCommand {
         let guessed = Self.readNumericTextAsExpressions(&set, &computed, entity: entity, model: s.model)
         do throws(StoreError) {
             if computed.isEmpty {
-                print(try s.batchUpdate(query, set: set))
+                Output.line(try s.batchUpdate(query, set: set))
             } else {
                 // Each guessed expression compiled alone first, so a failure names the --set it came from.
                 for (key, text) in guessed.sorted(by: { $0.key < $1.key }) {
@@ -79,7 +79,7 @@ struct UpdateCommand: ParsableCommand {
                         throw Self.guessFailed(key: key, text: text, entity: query.entity, error)
                     }
                 }
-                print(try s.batchUpdate(query, computing: computed.merging(set.mapValues { .constant($0) }) { a, _ in a }))
+                Output.line(try s.batchUpdate(query, computing: computed.merging(set.mapValues { .constant($0) }) { a, _ in a }))
             }
         } catch {
             throw error.userFacing
@@ -199,7 +199,7 @@ struct DeleteCommand: ParsableCommand {
         let query = try selection.query(entity)
         let s = try opened ?? StoreLocation.open(store, readOnly: false)
         do {
-            print(try s.batchDelete(query))
+            Output.line(try s.batchDelete(query))
         } catch {
             throw error.userFacing
         }

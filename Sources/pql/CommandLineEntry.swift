@@ -16,7 +16,7 @@ enum CommandLineEntry {
         }
         // ArgumentParser's own `help` knows only commands: `pql help language` is the language's page.
         if arguments.strings.count == 2 && arguments.strings[0] == "help" && arguments.strings[1].lowercased() == "language" {
-            FileHandle.standardOutput.write(Data(LanguageSummary.text.utf8))
+            Output.write(LanguageSummary.text)
             return 0
         }
         do {
@@ -30,7 +30,7 @@ enum CommandLineEntry {
             let code = PQLCommand.exitCode(for: error)
             let message = PQLCommand.fullMessage(for: error)
             if code == .success {
-                if !message.isEmpty { print(message) }
+                if !message.isEmpty { Output.line(message) }
                 return 0
             }
             if !message.isEmpty { Output.error(message) }
@@ -67,12 +67,47 @@ struct UserFacingError: Error {
 }
 
 enum Output {
+    /// Writes results to standard output. A write that fails (a full disk, /dev/full, a
+    /// closed descriptor) ends pql with status 1 and one line saying why: results that did not
+    /// arrive must not look like success. A reader that went away (`| head`) ends pql by
+    /// SIGPIPE first, quietly, as other tools do.
+    static func write(_ text: String) {
+        if let code = writeAll(STDOUT_FILENO, text) { failedWriting(code) }
+    }
+
+    /// Writes all of `text` to a descriptor; the errno of a failed write, or nil.
+    private static func writeAll(_ fd: Int32, _ text: String) -> Int32? {
+        var bytes = Array(text.utf8)[...]
+        while !bytes.isEmpty {
+            let n = bytes.withUnsafeBytes { Foundation.write(fd, $0.baseAddress, $0.count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                return errno
+            }
+            bytes = bytes.dropFirst(n)
+        }
+        return nil
+    }
+
+    /// Ends pql after standard output failed, with the system's reason.
+    static func failedWriting(_ code: Int32) -> Never {
+        error("pql: cannot write to standard output: \(String(cString: strerror(code)))")
+        exit(1)
+    }
+
+    /// Writes a value's text and a line break (pql's `print`: results never go through stdio's
+    /// buffer, whose write errors would be lost).
+    static func line(_ value: Any) {
+        write("\(value)\n")
+    }
+
     /// Writes a message to standard error. Messages quote the user's input (a predicate, a
     /// file name, an argument): its control characters show as symbols (`␛`, `␇`…), so input
     /// can never send escape sequences to the terminal through an error.
     static func error(_ text: String) {
         fflush(nil)
         let shown = TerminalText.visible(text)
-        FileHandle.standardError.write(Data((shown.hasSuffix("\n") ? shown : shown + "\n").utf8))
+        // Where standard error cannot be written either, there is no one left to tell.
+        _ = writeAll(STDERR_FILENO, shown.hasSuffix("\n") ? shown : shown + "\n")
     }
 }

@@ -85,7 +85,7 @@ struct FilterCommand: ParsableCommand {
         } else {
             out = "[\n" + matches.map { "  " + document.text(of: $0) }.joined(separator: ",\n") + "\n]\n"
         }
-        FileHandle.standardOutput.write(Data(out.utf8))
+        Output.write(out)
     }
 
     static func sortRule(_ spec: String) throws -> SortRule {

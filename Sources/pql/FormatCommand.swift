@@ -27,6 +27,6 @@ struct FormatCommand: ParsableCommand {
         let text = try PredicateSource.read(predicate)
         var node = try values.parse(text).tree
         node = try values.substitute(into: node)
-        print(node.description)
+        Output.line(node.description)
     }
 }

@@ -54,7 +54,7 @@ extension QueryCommand {
             } else if count {
                 // As on a store, the count is of the page --offset and --limit select.
                 let n = max(0, try source.count(r.unpaged) - query.offset)
-                print(min(n, query.limit ?? n))
+                Output.line(min(n, query.limit ?? n))
             } else {
                 let order = source.keys.map(\.name)
                 let writer = RecordWriter(renderer, columns: order)

@@ -196,7 +196,7 @@ struct QueryCommand: ParsableCommand {
                 let c = try s.sql(for: group)
                 var out = c.sql + "\n"
                 for (i, b) in c.bindings.enumerated() { out += "?\(i + 1) = \(b)\n" }
-                FileHandle.standardOutput.write(Data(out.utf8))
+                Output.write(out)
                 return
             }
             let writer = RecordWriter((format ?? .jsonl).plainRenderer, columns: order)
@@ -222,11 +222,11 @@ struct QueryCommand: ParsableCommand {
                 let c = count ? try s.countSQL(for: query) : try s.sql(for: query)
                 var out = c.sql + "\n"
                 for (i, b) in c.bindings.enumerated() { out += "?\(i + 1) = \(b)\n" }
-                FileHandle.standardOutput.write(Data(out.utf8))
+                Output.write(out)
                 return
             }
             if count {
-                print(try s.count(query))
+                Output.line(try s.count(query))
                 return
             }
             // Columns from the first record (the model's attributes when none matches).

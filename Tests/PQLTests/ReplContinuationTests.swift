@@ -108,7 +108,7 @@ import Testing
         #expect(lines.starts(with: ["carrier  flight  dep_delay", "-------  ------  ---------", "HA           51       1301", "MQ         3535       1137",
                                     "AA          177       1014", "MQ         3075       1005", "4 rows"]), "\(r.stdout)")
         // 715 flights to HNL and ANC; a string spanning lines keeps its newline (no carrier matches).
-        #expect(lines[7] == "715" && lines[8] == "0 rows" && lines[9] == "104,662", "\(r.stdout)")
+        #expect(lines[7] == "715" && lines[8] == "0 rows" && lines[9] == "104662", "\(r.stdout)")
     }
 
     @Test func inputEndingInsideAnEntryIsReported() throws {

@@ -17,7 +17,7 @@ enum DotCommands {
         Command(name: "use", usage: ".use ENTITY", summary: "query another entity"),
         Command(name: "columns", usage: ".columns [KEYPATH, …|all]", summary: "the key paths tables show (to-one paths too)"),
         Command(name: "sort", usage: ".sort [KEYPATH [desc] [ci], …|none]", summary: "sort the results; no argument shows the order"),
-        Command(name: "limit", usage: ".limit N", summary: "show at most N rows per query (0: all)"),
+        Command(name: "limit", usage: ".limit N", summary: "show at most N rows per query (0: all; 20 at a terminal, all in scripts)"),
         Command(name: "offset", usage: ".offset N", summary: "skip the first N rows"),
         Command(name: "count", usage: ".count [PREDICATE]", summary: "count the matches (of the last predicate; all rows before one)"),
         Command(name: "group", usage: ".group KEYPATH[,…] AGGREGATE… [where PREDICATE]",
@@ -70,7 +70,7 @@ enum DotCommands {
         case "count":
             let r = try s.request(try predicateText(argument, s))
             let n = try s.interruptible { try s.source.count(r.unpaged) }
-            s.output("\(n.formatted())\n")
+            s.output(s.counted(n) + "\n")
         case "sql":
             let r = try s.request(try predicateText(argument, s))
             guard let sql = try s.source.sql(r) else {

@@ -67,7 +67,7 @@ struct ReplCommand: ParsableCommand {
         }
         let interactive = commands.isEmpty && LineEditor.isTerminal
         let session = ReplSession(source: source, interactive: interactive, output: { text in
-            FileHandle.standardOutput.write(Data(text.utf8))
+            Output.write(text)
         }, errorOutput: { Output.error($0) })
         session.limits = limitOptions.limits
         session.color = color.isEnabled()

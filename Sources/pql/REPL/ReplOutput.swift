@@ -215,7 +215,7 @@ enum Pager {
             InterruptFlag.clear()
         }
         guard let pipe = popen(command, "w") else {
-            FileHandle.standardOutput.write(Data(text.utf8))
+            Output.write(text)
             return
         }
         var bytes = Array(text.utf8)
@@ -223,7 +223,7 @@ enum Pager {
         // 127: the shell found no such command (it said so): the result is not lost.
         if (pclose(pipe) >> 8) & 0xFF == 127 {
             Output.error("pql: the pager '\(command)' did not run; .pager off, or set PAGER")
-            FileHandle.standardOutput.write(Data(text.utf8))
+            Output.write(text)
         }
     }
 }

@@ -8,8 +8,9 @@ final class ReplSession {
     var source: QuerySource
     var entity: String?
     var sort: [SortRule] = []
-    /// Rows shown per query; 0 shows all.
-    var limit = 20
+    /// Rows shown per query; 0 shows all. A person at a terminal sees a page (20); a script
+    /// (`-c`, piped input) gets every row, as sqlite3 and psql give them, unless it sets `.limit`.
+    var limit: Int
     var offset = 0
     var format = OutputFormat.table
     /// `.headers`, `.nullvalue`, `.output`, `.once`, `.pager` and the `.read` files (ReplOutput.swift).
@@ -37,11 +38,15 @@ final class ReplSession {
         self.interactive = interactive
         self.color = interactive
         self.timer = interactive
+        self.limit = interactive ? 20 : 0
         self.output = output
         self.errorOutput = errorOutput
     }
 
     var prompt: String { "\(entity ?? "pql")> " }
+
+    /// A count as a person reads it at a terminal (`111,279`), or as a script parses it (`111279`).
+    func counted(_ n: Int) -> String { interactive ? n.formatted() : String(n) }
 
     /// The prompt of an entry's further lines, as wide as ``prompt`` so the lines align.
     var continuationPrompt: String { String(repeating: " ", count: max(0, prompt.count - 5)) + "...> " }

@@ -188,7 +188,7 @@ final class RecordWriter {
 
     /// Writes to standard output.
     convenience init(_ renderer: ResultRenderer, columns: [String]) {
-        self.init(renderer, columns: columns) { FileHandle.standardOutput.write(Data($0.utf8)) }
+        self.init(renderer, columns: columns) { Output.write($0) }
     }
 
     /// Writes a row; `columns` names its own values when a row has other keys than the first
