@@ -19,6 +19,14 @@ enum CommandLineEntry {
             Output.write(LanguageSummary.text)
             return 0
         }
+        // `pql help NAME` for a NAME that is no command would print the general help and succeed.
+        if arguments.strings.count == 2 && arguments.strings[0] == "help" {
+            let names = PQLCommand.configuration.subcommands.map { $0.configuration.commandName ?? "" } + ["help"]
+            if !names.contains(arguments.strings[1]) {
+                Output.error("error: no command '\(arguments.strings[1])'\nhint: pql help COMMAND for one of \(names.dropLast().joined(separator: ", ")), or pql help language")
+                return 2
+            }
+        }
         do {
             var command = try PQLCommand.parseAsRoot(arguments.strings)
             try command.run()

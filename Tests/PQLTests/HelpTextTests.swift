@@ -135,6 +135,15 @@ import Testing
         return words
     }
 
+    @Test func helpForAnUnknownCommandIsAnError() throws {
+        let r = try PQLProcess.run(["help", "nope"])
+        #expect(r.status == 2)
+        #expect(r.stdout.isEmpty)
+        #expect(r.stderr.contains("no command 'nope'") && r.stderr.contains("pql help language"), "\(r.stderr)")
+        let known = try PQLProcess.run(["help", "query"])
+        #expect(known.status == 0 && known.stdout.contains("OVERVIEW: Fetch the records"), "\(known.stderr)")
+    }
+
     @Test func helpLanguageCoversTheLanguage() throws {
         let r = try PQLProcess.run(["help", "language"])
         #expect(r.status == 0, "\(r.stderr)")
