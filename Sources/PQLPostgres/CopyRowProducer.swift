@@ -40,7 +40,7 @@ final class CopyRowProducer: Sendable {
         thread.start()
     }
 
-    /// The number of rows read, once ``chunks`` has ended.
+    /// The number of rows read, once `chunks` has ended.
     var rowCount: Int { produced.load(ordering: .acquiring) }
 
     private func send(_ encoder: inout CopyTextEncoder) throws(StoreError) {

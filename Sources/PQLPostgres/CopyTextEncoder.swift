@@ -32,9 +32,9 @@ struct CopyTextEncoder {
         case .int(let i):
             if type == .boolean && (i == 0 || i == 1) { ascii(i == 1 ? "t" : "f") }
             else if type == .date { date(Date(timeIntervalSinceReferenceDate: Double(i))) }
-            else { ascii(String(i)) }
+            else { integer(i) }
         case .double(let d):
-            if type.isInteger, d.rounded() == d, let i = Int64(exactly: d) { ascii(String(i)) }
+            if type.isInteger, d.rounded() == d, let i = Int64(exactly: d) { integer(i) }
             else if type == .date { date(Date(timeIntervalSinceReferenceDate: d)) }
             else if d.isNaN { ascii("NaN") }
             else if d.isInfinite { ascii(d < 0 ? "-Infinity" : "Infinity") }
@@ -54,6 +54,18 @@ struct CopyTextEncoder {
     }
 
     private mutating func ascii(_ s: String) { bytes += s.utf8 }
+
+    /// Decimal digits without making a String (most imported cells are integers).
+    private mutating func integer(_ i: Int64) {
+        if i < 0 { bytes.append(0x2D) }
+        var m = i.magnitude
+        let start = bytes.count
+        repeat {
+            bytes.append(UInt8(truncatingIfNeeded: m % 10) + 0x30)
+            m /= 10
+        } while m > 0
+        bytes[start...].reverse()
+    }
 
     private mutating func text(_ s: String) throws(StoreError) {
         for b in s.utf8 {

@@ -32,7 +32,7 @@ public struct PostgresConnectionURL: Sendable, Hashable {
     /// The `sslmode` parameter: `disable`, `prefer` or `require` (`verify-ca`, `verify-full` read as `require`).
     public var sslMode: String
 
-    /// Reads `text`; a malformed URL is a ``StoreError`` of kind ``StoreError/Kind/server`` saying which part is wrong.
+    /// Reads `text`; a malformed URL is a `StoreError` of kind `StoreError.Kind.server` saying which part is wrong.
     ///
     /// ```swift
     /// let local = try PostgresConnectionURL("postgresql://postgres@%2Fvar%2Frun%2Fpostgresql/pql")

@@ -4,7 +4,7 @@ import PQL
 import PQLStore
 
 extension PostgresPredicateStore {
-    /// Imports a data file (CSV, JSON, JSON Lines, zipped or not: an ``ImportSource``, read by
+    /// Imports a data file (CSV, JSON, JSON Lines, zipped or not: an `ImportSource`, read by
     /// the SQLite store's readers) into `entity` through PostgreSQL's `COPY … FROM STDIN`, and
     /// returns the number of rows.
     ///
@@ -30,7 +30,7 @@ extension PostgresPredicateStore {
         }
     }
 
-    /// Loads a table read into memory (``ImportTable``) into `entity`, as
+    /// Loads a table read into memory (`ImportTable`) into `entity`, as
     /// ``importFile(_:into:columns:)`` does a file.
     ///
     /// ```swift

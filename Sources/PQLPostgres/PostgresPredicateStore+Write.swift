@@ -7,7 +7,7 @@ extension PostgresPredicateStore {
     /// Inserts one object and returns its key. Keys name the entity's attributes and to-one
     /// relationships (a to-one's value is the destination's key); values are bound as
     /// parameters, never spliced into the SQL, and the server converts them to the columns'
-    /// types (a value that does not fit is a ``StoreError`` of kind ``StoreError/Kind/invalidValue``).
+    /// types (a value that does not fit is a `StoreError` of kind `StoreError.Kind.invalidValue`).
     /// Attributes left out take NULL.
     ///
     /// ```swift

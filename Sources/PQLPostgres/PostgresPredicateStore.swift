@@ -4,8 +4,8 @@ import PQL
 import PQLStore
 import Synchronization
 
-/// PQL's store on a PostgreSQL server: a ``StoreModel`` (the same model type as the SQLite
-/// ``PredicateStore``'s) over the tables of one PostgreSQL schema, on PostgresNIO's
+/// PQL's store on a PostgreSQL server: a `StoreModel` (the same model type as the SQLite
+/// `PredicateStore`'s) over the tables of one PostgreSQL schema, on PostgresNIO's
 /// `PostgresClient` — the client Vapor and Hummingbird apps already hold.
 ///
 /// What it does today: open from a connection URL or an existing client; take the model from
@@ -17,7 +17,7 @@ import Synchronization
 ///
 /// Every call is `async` and cancellable: cancelling the calling task cancels the statement on
 /// the server (`pg_cancel_backend` from another connection), which then throws a
-/// ``StoreError`` of kind ``StoreError/Kind/cancelled``. The store is `Sendable`: share one
+/// `StoreError` of kind `StoreError.Kind.cancelled`. The store is `Sendable`: share one
 /// between tasks; calls run side by side on the client's pooled connections.
 ///
 /// ```swift
@@ -57,8 +57,8 @@ public final class PostgresPredicateStore: Sendable {
     /// PQL saved there, else one inferred from the tables of `schema`.
     ///
     /// The store creates its own `PostgresClient` and runs it (`client.run()`) in a task of its
-    /// own until ``close()``. Connecting fails at once with a ``StoreError`` of kind
-    /// ``StoreError/Kind/server`` when the server cannot be reached or refuses the login.
+    /// own until ``close()``. Connecting fails at once with a `StoreError` of kind
+    /// `StoreError.Kind.server` when the server cannot be reached or refuses the login.
     ///
     /// ```swift
     /// let store = try await PostgresPredicateStore(url: "postgres://postgres@%2Ftmp%2Fpg/pql")
@@ -144,7 +144,7 @@ public final class PostgresPredicateStore: Sendable {
     // MARK: running statements
 
     /// Runs `body` on a pooled connection; cancelling the task cancels the statement running on
-    /// the server. Errors become ``StoreError``s saying `what` failed.
+    /// the server. Errors become `StoreError`s saying `what` failed.
     func withConnection<T: Sendable>(_ what: String, _ body: (PostgresConnection) async throws -> T) async throws(StoreError) -> T {
         do {
             return try await client.withConnection { connection in

@@ -2,7 +2,7 @@ import Foundation
 import PostgresNIO
 import PQLStore
 
-/// PostgresNIO's errors as ``StoreError``s. `PSQLError`'s own description hides the server's
+/// PostgresNIO's errors as `StoreError`s. `PSQLError`'s own description hides the server's
 /// message (so that logs do not leak data); PQL's errors are for the person who ran the
 /// statement, so they say what the server said, with its SQLSTATE.
 enum ServerErrors {

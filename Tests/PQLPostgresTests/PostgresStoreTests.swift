@@ -90,6 +90,24 @@ import Testing
         }
     }
 
+    @Test func importsEveryValueKindThroughCopy() async throws {
+        try await TestServer.withStore { store, schema in
+            let table = ImportTable(columns: ["at", "n", "price", "bytes", "ok", "note"],
+                                    types: [.date, .integer64, .decimal, .binary, .boolean, .string],
+                                    optional: [true, true, true, true, true, true],
+                                    rows: [[.date(Date(timeIntervalSince1970: 1_357_017_300.25)), .int(-9_223_372_036_854_775_808),
+                                            .decimal(Decimal(string: "-12.345")!), .data(Data([0x00, 0x5C, 0xFF])), .bool(true), .string("a\\b\tc")],
+                                           [.date(Date(timeIntervalSince1970: -86_400 * 365 * 1900)), .int(0), .null, .null, .int(0), .null]])
+            #expect(try await store.importTable(table, into: "kinds") == 2)
+            let rows = try await store.rows("""
+                SELECT to_char(at AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS.US BC'), n::text, price::text, encode(bytes, 'hex'), ok::text, note
+                FROM \(quote(schema)).kinds ORDER BY "Z_PK"
+                """)
+            #expect(rows == [["2013-01-01 05:15:00.250000 AD", "-9223372036854775808", "-12.345", "005cff", "true", "a\\b\tc"],
+                             ["0071-04-06 00:00:00.000000 AD", "0", nil, nil, "false", nil]])
+        }
+    }
+
     @Test func aFailedImportWritesNothingAndNamesTheLine() async throws {
         try await TestServer.withStore { store, _ in
             let good = "code,seats\nA,1\nB,2\n"
