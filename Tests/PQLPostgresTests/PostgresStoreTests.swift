@@ -187,6 +187,22 @@ import Testing
         }
     }
 
+    /// Needs the server on this machine (as scripts/postgres runs it): its socket directory.
+    @Test func opensAUnixSocketURL() async throws {
+        try await TestServer.withStore { store, schema in
+            let settings = try await store.rows("SELECT current_setting('unix_socket_directories'), current_setting('port'), current_database()::text")
+            let directory = try #require(settings.first?[0]?.split(separator: ",").first.map { $0.trimmingCharacters(in: .whitespaces) })
+            let port = try #require(settings.first?[1]), database = try #require(settings.first?[2])
+            let encoded = try #require(directory.addingPercentEncoding(withAllowedCharacters: .alphanumerics))
+            let url = "postgres://\(try PostgresConnectionURL(try TestServer.url()).user)@\(encoded):\(port)/\(database)"
+            try await store.execute("CREATE TABLE \(quote(schema)).t (id bigint PRIMARY KEY)")
+            let local = try await PostgresPredicateStore(url: url, schema: schema)
+            #expect(local.model.entities.map(\.name) == ["t"])
+            #expect(try await local.count("t") == 0)
+            await local.close()
+        }
+    }
+
     @Test func aMissingServerIsATypedError() async throws {
         do throws(StoreError) {
             _ = try await PostgresPredicateStore(url: "postgres://nobody:x@127.0.0.1:1/none?sslmode=disable")
