@@ -11,6 +11,7 @@ let package = Package(
     products: [
         .library(name: "PQL", targets: ["PQL"]),
         .library(name: "PQLStore", targets: ["PQLStore"]),
+        .library(name: "PQLPostgres", targets: ["PQLPostgres"]),
         .executable(name: "pql", targets: ["pql"]),
     ],
     dependencies: [
@@ -18,6 +19,9 @@ let package = Package(
         // Build-time only: `swift package generate-documentation` (scripts/docs). A plugin, so
         // nothing of it is compiled into PQL's products or into packages that depend on them.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        // PostgreSQL's client for the PQLPostgres product only: PQL and PQLStore do not depend
+        // on it, so a package that uses them alone does not build NIO.
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         // PCRE2 (Debian's libpcre2-dev) for MATCHES, as decision D7 requires.
@@ -30,6 +34,9 @@ let package = Package(
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"])]),
         // The fetch-request backend: entity model, SQLite store, predicate-to-SQL compiler, import.
         .target(name: "PQLStore", dependencies: ["PQL", "CSQLite", "CZlib"], path: "Sources/PQLStore"),
+        // The PostgreSQL store: opening, model inference, PQL's SQL functions, DDL, COPY import.
+        .target(name: "PQLPostgres", dependencies: ["PQL", "PQLStore", .product(name: "PostgresNIO", package: "postgres-nio")],
+                path: "Sources/PQLPostgres"),
         // The nycflights13 demo store and its 8 MB of data: not a product, so a package that
         // depends on PQL or PQLStore neither builds it nor ships the data; `pql` and the tests do.
         .target(name: "PQLDemo", dependencies: ["PQL", "PQLStore"], path: "Sources/PQLDemo",
@@ -44,11 +51,16 @@ let package = Package(
         ),
         // Release-mode benchmarks (not tests): `swift run -c release pql-bench`.
         .executableTarget(name: "pql-bench", dependencies: ["PQL", "PQLStore", "PQLDemo", "CSQLite"], path: "Benchmarks/pql-bench"),
+        // Release-mode COPY import throughput on a server: `scripts/postgres run -- swift run -c release pql-postgres-bench`.
+        .executableTarget(name: "pql-postgres-bench", dependencies: ["PQLStore", "PQLPostgres", .product(name: "PostgresNIO", package: "postgres-nio")],
+                          path: "Benchmarks/pql-postgres-bench"),
         // What both test targets share: the seeded random generator, fuzz regression inputs, deep trees.
         .target(name: "PQLTestSupport", dependencies: ["PQL"], path: "Tests/PQLTestSupport"),
         .testTarget(name: "PQLTests", dependencies: ["PQL", "PQLStore", "CSQLite", "PQLTestSupport"], path: "Tests/PQLTests",
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "PQLStoreTests", dependencies: ["PQL", "PQLStore", "PQLDemo", "CSQLite", "PQLTestSupport"], path: "Tests/PQLStoreTests",
                     resources: [.copy("Fixtures")]),
+        // Needs a server: PQL_POSTGRES_URL, as scripts/test and scripts/postgres run set it.
+        .testTarget(name: "PQLPostgresTests", dependencies: ["PQL", "PQLStore", "PQLPostgres", "PQLDemo", "PQLTestSupport"], path: "Tests/PQLPostgresTests"),
     ]
 )

@@ -11,8 +11,8 @@ import Foundation
 ///   Apple's non-literal comparison does.
 ///
 /// ASCII text takes a fast path that never leaves the bytes.
-enum StringFolding {
-    static func fold(_ s: String, caseInsensitive: Bool, diacriticInsensitive: Bool) -> String {
+package enum StringFolding {
+    package static func fold(_ s: String, caseInsensitive: Bool, diacriticInsensitive: Bool) -> String {
         if isASCII(s) {
             return caseInsensitive ? asciiLowercased(s) : s
         }

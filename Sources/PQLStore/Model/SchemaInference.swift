@@ -3,7 +3,7 @@ import Foundation
 /// A model read from an SQLite database PQL did not create: one entity per table, one
 /// attribute per column (typed by its declared type's affinity), the integer primary key (or
 /// rowid) as the key, and each foreign key as a to-one relationship with a to-many inverse.
-enum SchemaInference {
+package enum SchemaInference {
     static func model(of db: SQLiteConnection) throws(StoreError) -> StoreModel {
         let tables = try strings(db, "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND name <> ?1 ORDER BY name",
                                  [.text(StoreSchema.metadataTable)])
@@ -79,7 +79,7 @@ enum SchemaInference {
 
     /// The delete rule a foreign key's ON DELETE action asks for. NO ACTION and RESTRICT (what
     /// SQLite enforces when its foreign keys are on) refuse to delete a row others still link to.
-    static func deleteRule(_ onDelete: String) -> ModelRelationship.DeleteRule {
+    package static func deleteRule(_ onDelete: String) -> ModelRelationship.DeleteRule {
         switch onDelete {
         case "CASCADE": .cascade
         case "SET NULL": .nullify
@@ -88,7 +88,7 @@ enum SchemaInference {
     }
 
     /// `customer_id` → `customer`; otherwise the target table's name.
-    static func relationshipName(column: String, target: String) -> String {
+    package static func relationshipName(column: String, target: String) -> String {
         for suffix in ["_id", "_ID", "Id", "ID"] where column.hasSuffix(suffix) && column.count > suffix.count {
             return String(column.dropLast(suffix.count))
         }

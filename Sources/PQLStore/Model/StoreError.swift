@@ -36,6 +36,9 @@ public struct StoreError: Error, Hashable, Sendable, CustomStringConvertible, Lo
         case constraint
         /// SQLite reported an error PQL has no plainer words for (the message says what SQLite said).
         case sqlite
+        /// A database server (PostgreSQL, through PQLPostgres) could not be reached or reported an
+        /// error PQL has no plainer words for (the message says what the server said).
+        case server
         /// The file cannot be opened, read or written: missing, a directory, a pipe, no
         /// permission, a read-only file or directory, an I/O error.
         case fileAccess
@@ -174,7 +177,7 @@ public struct StoreError: Error, Hashable, Sendable, CustomStringConvertible, Lo
 
     /// The same error saying `message`: its place, subject and evaluator's error kept (a file
     /// name or a row number put before the message must not lose them).
-    func reworded(_ message: String) -> StoreError {
+    package func reworded(_ message: String) -> StoreError {
         var e = StoreError(kind, message, hint: hint, source: source, range: range)
         e.evaluationError = evaluationError
         e.entity = entity

@@ -63,7 +63,7 @@ public struct StoreModel: Hashable, Sendable {
     func contains(_ name: String) -> Bool { index[name] != nil }
 
     /// The chain from the root entity down to `entity` (inclusive).
-    func lineage(_ entity: ModelEntity) -> [ModelEntity] {
+    package func lineage(_ entity: ModelEntity) -> [ModelEntity] {
         var chain = [entity]
         var seen: Set<String> = [entity.name]
         while let p = chain[0].parent, let i = index[p], !seen.contains(p) {
@@ -74,7 +74,7 @@ public struct StoreModel: Hashable, Sendable {
     }
 
     /// The root of `entity`'s inheritance tree: its table holds the whole tree.
-    func root(_ entity: ModelEntity) -> ModelEntity { lineage(entity)[0] }
+    package func root(_ entity: ModelEntity) -> ModelEntity { lineage(entity)[0] }
 
     /// Attributes of `entity` including inherited ones, parents first.
     public func allAttributes(_ entity: ModelEntity) -> [ModelAttribute] { lineage(entity).flatMap(\.attributes) }
@@ -83,7 +83,7 @@ public struct StoreModel: Hashable, Sendable {
     public func allRelationships(_ entity: ModelEntity) -> [ModelRelationship] { lineage(entity).flatMap(\.relationships) }
 
     /// `entity` and every entity below it.
-    func descendants(_ entity: ModelEntity) -> [ModelEntity] {
+    package func descendants(_ entity: ModelEntity) -> [ModelEntity] {
         var out = [entity]
         var i = 0
         while i < out.count {
@@ -95,13 +95,13 @@ public struct StoreModel: Hashable, Sendable {
     }
 
     /// Whether the entity's table holds more than one entity (so rows carry an entity column).
-    func isInheritanceTree(_ entity: ModelEntity) -> Bool {
+    package func isInheritanceTree(_ entity: ModelEntity) -> Bool {
         let r = root(entity)
         return entities.contains { $0.parent != nil && self.root($0).name == r.name }
     }
 
     /// The stable number of an entity in the entity column (1-based declaration order).
-    func entityNumber(_ entity: ModelEntity) -> Int { (index[entity.name] ?? 0) + 1 }
+    package func entityNumber(_ entity: ModelEntity) -> Int { (index[entity.name] ?? 0) + 1 }
 
     /// The relationship on `r.destination` that stores the link of the to-many `r`.
     func storingInverse(of r: ModelRelationship, on source: ModelEntity) throws(StoreError) -> ModelRelationship {

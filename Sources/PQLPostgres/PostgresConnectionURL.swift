@@ -1,0 +1,127 @@
+import Foundation
+import PostgresNIO
+import PQLStore
+
+/// A PostgreSQL connection URL (`postgres://user:password@host:port/database?sslmode=disable`)
+/// read into PostgresNIO's client configuration.
+///
+/// The forms libpq accepts for the common cases: the scheme `postgres` or `postgresql`; user,
+/// password and database percent-decoded; port 5432 unless given; `sslmode` `disable`,
+/// `prefer` (the default) or `require` (the server's certificate is then checked as
+/// `verify-full` would: `verify-ca` and `verify-full` mean the same here). A host that is a
+/// directory (`%2Ftmp%2Fpg` percent-encoded, or the `host=/tmp/pg` parameter) is a unix-socket
+/// directory, the socket being `.s.PGSQL.<port>` in it, as libpq finds it.
+///
+/// ```swift
+/// let url = try PostgresConnectionURL("postgres://app:secret@db.internal:5432/shop?sslmode=require")
+/// print(url.database ?? "-", url.host ?? url.socketPath ?? "-")
+/// ```
+public struct PostgresConnectionURL: Sendable, Hashable {
+    /// The server's host name or address, or nil for a unix socket.
+    public var host: String?
+    /// The TCP port, or the number in the socket's file name.
+    public var port: Int
+    /// The unix socket's path (directory and `.s.PGSQL.<port>`), or nil for TCP.
+    public var socketPath: String?
+    /// The role to connect as.
+    public var user: String
+    /// The role's password, if the URL has one.
+    public var password: String?
+    /// The database, or nil for the role's own.
+    public var database: String?
+    /// The `sslmode` parameter: `disable`, `prefer` or `require` (`verify-ca`, `verify-full` read as `require`).
+    public var sslMode: String
+
+    /// Reads `text`; a malformed URL is a `StoreError` of kind `StoreError.Kind.server` saying which part is wrong.
+    ///
+    /// ```swift
+    /// let local = try PostgresConnectionURL("postgresql://postgres@%2Fvar%2Frun%2Fpostgresql/pql")
+    /// ```
+    public init(_ text: String) throws(StoreError) {
+        func bad(_ what: String) -> StoreError {
+            StoreError(.server, "'\(Self.redacted(text))' is not a PostgreSQL URL: \(what)",
+                       hint: "write it as postgres://user:password@host:port/database?sslmode=disable")
+        }
+        guard let c = URLComponents(string: text) else { throw bad("it does not parse as a URL") }
+        guard let scheme = c.scheme?.lowercased(), scheme == "postgres" || scheme == "postgresql" else {
+            throw bad("the scheme must be postgres:// or postgresql://")
+        }
+        var parameters: [String: String] = [:]
+        for item in c.queryItems ?? [] { parameters[item.name] = item.value ?? "" }
+        let known: Set<String> = ["sslmode", "host", "port", "user", "password", "dbname"]
+        if let unknown = parameters.keys.sorted().first(where: { !known.contains($0) }) {
+            throw bad("the parameter '\(unknown)' is not one PQL reads (sslmode, host, port, user, password, dbname)")
+        }
+        port = 5432
+        if let p = parameters["port"] ?? c.port.map(String.init) {
+            guard let n = Int(p), (1...65535).contains(n) else { throw bad("the port '\(p)' is not a number from 1 to 65535") }
+            port = n
+        }
+        user = parameters["user"] ?? c.percentEncodedUser?.removingPercentEncoding ?? "postgres"
+        password = parameters["password"] ?? c.percentEncodedPassword?.removingPercentEncoding
+        let path = c.percentEncodedPath.removingPercentEncoding ?? ""
+        let name = parameters["dbname"] ?? String(path.drop { $0 == "/" })
+        database = name.isEmpty ? nil : name
+        let hostText = parameters["host"] ?? c.percentEncodedHost?.removingPercentEncoding ?? ""
+        if hostText.hasPrefix("/") {
+            host = nil
+            socketPath = (hostText.hasSuffix("/") ? hostText : hostText + "/") + ".s.PGSQL.\(port)"
+        } else {
+            host = hostText.isEmpty ? "localhost" : hostText
+            socketPath = nil
+        }
+        sslMode = parameters["sslmode"] ?? "prefer"
+        guard ["disable", "allow", "prefer", "require", "verify-ca", "verify-full"].contains(sslMode) else {
+            throw bad("sslmode '\(sslMode)' is not disable, prefer, require, verify-ca or verify-full")
+        }
+    }
+
+    /// The client configuration for this URL.
+    ///
+    /// ```swift
+    /// let client = PostgresClient(configuration: try PostgresConnectionURL(text).configuration())
+    /// ```
+    public func configuration() -> PostgresClient.Configuration {
+        if let socketPath {
+            return PostgresClient.Configuration(unixSocketPath: socketPath, username: user, password: password, database: database)
+        }
+        let tls: PostgresClient.Configuration.TLS = switch sslMode {
+        case "disable": .disable
+        case "allow", "prefer": .prefer(.makeClientConfiguration())
+        default: .require(.makeClientConfiguration())
+        }
+        return PostgresClient.Configuration(host: host ?? "localhost", port: port, username: user, password: password,
+                                            database: database, tls: tls)
+    }
+
+    /// The same, for one `PostgresConnection` (the store's first connection, which reports a
+    /// server that cannot be reached at once instead of the pool's retrying).
+    func connectionConfiguration() throws(StoreError) -> PostgresConnection.Configuration {
+        if let socketPath {
+            return PostgresConnection.Configuration(unixSocketPath: socketPath, username: user, password: password, database: database)
+        }
+        let tls: PostgresConnection.Configuration.TLS
+        do {
+            tls = switch sslMode {
+            case "disable": .disable
+            case "allow", "prefer": .prefer(try NIOSSLContext(configuration: .makeClientConfiguration()))
+            default: .require(try NIOSSLContext(configuration: .makeClientConfiguration()))
+            }
+        } catch {
+            throw StoreError(.server, "cannot set up TLS for the connection: \(error)", hint: "use sslmode=disable for a server on this machine")
+        }
+        return PostgresConnection.Configuration(host: host ?? "localhost", port: port, username: user, password: password,
+                                                database: database, tls: tls)
+    }
+
+    /// `text` with its password replaced by `***`, for messages and logs.
+    ///
+    /// ```swift
+    /// print(PostgresConnectionURL.redacted("postgres://app:secret@db/shop"))   // postgres://app:***@db/shop
+    /// ```
+    public static func redacted(_ text: String) -> String {
+        guard var c = URLComponents(string: text), c.password != nil else { return text }
+        c.password = "***"
+        return c.string ?? text
+    }
+}

@@ -1,0 +1,134 @@
+import Foundation
+import PostgresNIO
+import PQL
+import PQLStore
+
+extension PostgresPredicateStore {
+    /// Imports a data file (CSV, JSON, JSON Lines, zipped or not: an `ImportSource`, read by
+    /// the SQLite store's readers) into `entity` through PostgreSQL's `COPY … FROM STDIN`, and
+    /// returns the number of rows.
+    ///
+    /// As the SQLite store's `importFile`: when the model lacks the entity, it is created from the
+    /// file's columns (read in a first pass unless `columns` gives them) with their inferred
+    /// types, every attribute optional, in a new table with a `bigint` identity key `Z_PK`;
+    /// into an existing entity, values are converted to its attributes' types, and a column
+    /// the entity lacks becomes a new optional attribute (a column added to the table). All or
+    /// nothing: the table, the saved model and every row are written in one transaction. A
+    /// value the server refuses fails the import with PostgreSQL's message naming the line.
+    ///
+    /// ```swift
+    /// let source = try ImportSource(contentsOf: URL(fileURLWithPath: "flights.csv"))
+    /// let n = try await store.importFile(source, into: "flights")
+    /// ```
+    @discardableResult
+    public func importFile(_ source: ImportSource, into entity: String, columns: ImportColumns? = nil) async throws(StoreError) -> Int {
+        let columns = if let columns { columns } else { try await Self.offPool { () throws(StoreError) in try source.inferColumns() } }
+        return try await importRows(into: entity, columns: columns) { (types, emit) throws(StoreError) in
+            var given = columns
+            given.types = types
+            try source.forEachRow(given) { (row, _) throws(StoreError) in try emit(row) }
+        }
+    }
+
+    /// Loads a table read into memory (`ImportTable`) into `entity`, as
+    /// ``importFile(_:into:columns:)`` does a file.
+    ///
+    /// ```swift
+    /// let table = try ImportTable.csv(Data("code,name\nUA,United\n".utf8))
+    /// try await store.importTable(table, into: "Airline")
+    /// ```
+    @discardableResult
+    public func importTable(_ table: ImportTable, into entity: String) async throws(StoreError) -> Int {
+        try await importRows(into: entity, columns: table.importColumns) { (_, emit) throws(StoreError) in
+            for (r, row) in table.rows.enumerated() {
+                do throws(StoreError) { try emit(row) } catch { throw error.reworded("row \(r + 1): \(error.message)") }
+            }
+        }
+    }
+
+    private func importRows(into entity: String, columns: ImportColumns,
+                            rows: @escaping @Sendable (_ types: [AttributeType], _ emit: ([PredicateValue]) throws(StoreError) -> Void) throws(StoreError) -> Void) async throws(StoreError) -> Int {
+        let model = self.model
+        let table = model.entities.first { $0.name == entity }.map { model.root($0).table } ?? entity
+        for name in columns.names + [entity, table] where name.isEmpty || name.contains("\"") || name.utf8.contains(0) || name.utf8.count > 63 {
+            throw StoreError(.importFailed, "'\(name)' cannot name a PostgreSQL \(name == entity ? "table" : "column") PQL imports into",
+                             hint: "use a name of 1 to 63 bytes without double quotes")
+        }
+        let (target, added) = try importModel(model, entity, columns)
+        let e = try target.entity(named: entity)
+        let root = target.root(e)
+        let attributes = target.allAttributes(e)
+        var types = columns.names.map { name in attributes.first { $0.name == name }?.type ?? .string }
+        var names = columns.names.map { name in attributes.first { $0.name == name }?.column ?? name }
+        let entityNumber = target.isInheritanceTree(root) ? target.entityNumber(e) : nil
+        if entityNumber != nil {
+            names.append(StoreSchemaNames.entityColumn)
+            types.append(.integer64)
+        }
+        let converted = Array(types.prefix(columns.names.count))
+        let tables = try PostgresSchemaDDL.tables(target, schema: schema)
+        let schema = self.schema
+        let count = try await transaction("importing into \(entity)") { connection in
+            if target != model {
+                _ = try await self.createTables(tables, model: target, on: connection)
+                for a in added {
+                    try await connection.run(PostgresQuery(unsafeSQL: "ALTER TABLE \(self.qualified(root.table)) ADD COLUMN \(quote(a.column)) \(PostgresSchemaDDL.columnType(a.type))"), logger: self.logger)
+                }
+            }
+            // COPY takes an unqualified table name (PostgresNIO quotes it as one identifier).
+            try await connection.run(PostgresQuery(unsafeSQL: "SET LOCAL search_path TO \(quote(schema))"), logger: self.logger)
+            let producer = CopyRowProducer(types: types) { (emit) throws(StoreError) in
+                try rows(converted) { (row) throws(StoreError) in
+                    if let entityNumber { try emit(row + [.int(Int64(entityNumber))]) } else { try emit(row) }
+                }
+            }
+            defer { producer.stop() }
+            try await connection.copyFrom(table: root.table, columns: names, format: .text(.init()), logger: self.logger) { writer in
+                for try await chunk in producer.chunks {
+                    producer.took()
+                    try await writer.write(ByteBuffer(bytes: chunk))
+                }
+            }
+            return producer.rowCount
+        }
+        if target != model { setModel(target) }
+        return count
+    }
+
+    /// The model an import writes with, and the attributes it adds to an existing entity.
+    private func importModel(_ model: StoreModel, _ entity: String, _ columns: ImportColumns) throws(StoreError) -> (StoreModel, added: [ModelAttribute]) {
+        if let existing = model.entities.first(where: { $0.name == entity }) {
+            let attributes = model.allAttributes(existing)
+            var added: [ModelAttribute] = []
+            for (i, c) in columns.names.enumerated() where !attributes.contains(where: { $0.name == c }) {
+                if let r = model.allRelationships(existing).first(where: { $0.name == c }) {
+                    throw StoreError(.importFailed, "column '\(c)' names the relationship \(entity).\(r.name); an import sets attributes only",
+                                     hint: "rename the column in the file, or import the links as an attribute holding the key")
+                }
+                if c == model.root(existing).primaryKey || c == StoreSchemaNames.entityColumn {
+                    throw StoreError(.importFailed, "column '\(c)' names the table's key, which the import assigns",
+                                     hint: "rename or drop the column '\(c)' in the file")
+                }
+                added.append(ModelAttribute(c, columns.types[i], isOptional: true))
+            }
+            if added.isEmpty { return (model, []) }
+            var grown = existing
+            grown.attributes += added
+            return (try StoreModel(model.entities.map { $0.name == existing.name ? grown : $0 }, templates: model.templates), added)
+        }
+        if let c = columns.names.first(where: { $0 == "Z_PK" }) {
+            throw StoreError(.importFailed, "column '\(c)' names the key of the table the import creates",
+                             hint: "rename the column '\(c)' in the file")
+        }
+        let attributes = columns.names.enumerated().map { ModelAttribute($1, columns.types[$0], isOptional: true) }
+        return (try StoreModel(model.entities + [ModelEntity(entity, attributes: attributes)], templates: model.templates), [])
+    }
+
+    /// Runs synchronous work (reading a file) on a dispatch queue, off Swift's cooperative pool.
+    static func offPool<T: Sendable>(_ body: @escaping @Sendable () throws(StoreError) -> T) async throws(StoreError) -> T {
+        let result: Result<T, StoreError> = await withCheckedContinuation { c in
+            DispatchQueue.global().async { c.resume(returning: Result { () throws(StoreError) in try body() }) }
+        }
+        return try result.get()
+    }
+}

@@ -1,0 +1,239 @@
+import Foundation
+import PostgresNIO
+import PQL
+import PQLStore
+import Synchronization
+
+/// PQL's store on a PostgreSQL server: a `StoreModel` (the same model type as the SQLite
+/// `PredicateStore`'s) over the tables of one PostgreSQL schema, on PostgresNIO's
+/// `PostgresClient` — the client Vapor and Hummingbird apps already hold.
+///
+/// What it does today: open from a connection URL or an existing client; take the model from
+/// Swift, a model file or an Xcode model, or infer it from the tables it finds (primary keys,
+/// column types, foreign keys as to-one relationships with to-many inverses); create the tables
+/// of a model; install PQL's SQL functions (``installFunctions()``); import CSV, JSON and
+/// JSON Lines through `COPY`; insert records and count an entity's rows. Predicate fetches
+/// come with the PostgreSQL dialect of PQL's SQL compiler.
+///
+/// Every call is `async` and cancellable: cancelling the calling task cancels the statement on
+/// the server (`pg_cancel_backend` from another connection), which then throws a
+/// `StoreError` of kind `StoreError.Kind.cancelled`. The store is `Sendable`: share one
+/// between tasks; calls run side by side on the client's pooled connections.
+///
+/// ```swift
+/// let store = try await PostgresPredicateStore(url: "postgres://app:secret@localhost:5432/shop?sslmode=disable")
+/// print(store.model.entities.map(\.name))
+/// let n = try await store.count("Order")
+/// await store.close()
+/// ```
+public final class PostgresPredicateStore: Sendable {
+    /// The PostgreSQL client the store runs its statements on.
+    public let client: PostgresClient
+    /// The PostgreSQL schema holding the model's tables (`public` unless given).
+    public let schema: String
+    /// Where ``installFunctions()`` puts PQL's SQL functions (`pql`).
+    public let functionSchema: String
+    /// The tables model inference left out, each with the reason (a table without a
+    /// single-column integer primary key, which PQL needs to identify rows). Empty when the
+    /// model was given.
+    public let skippedTables: [String: String]
+
+    private let state: Mutex<StoreModel>
+    /// The `client.run()` task of a store opened from a URL; nil for a client the caller runs.
+    private let runner: Task<Void, Never>?
+    /// Backend process ids by connection, for `pg_cancel_backend`.
+    private let backends = Mutex<[Int: Int32]>([:])
+    let logger: Logger
+
+    /// The model the store uses (grown by imports that add entities or attributes).
+    ///
+    /// ```swift
+    /// for entity in store.model.entities { print(entity.name, entity.attributes.map(\.name)) }
+    /// ```
+    public var model: StoreModel { state.withLock { $0 } }
+
+    /// Opens the database a connection URL names (see ``PostgresConnectionURL``: TCP or a
+    /// unix-socket directory, `sslmode`), with `model`, or — when `model` is nil — the model
+    /// PQL saved there, else one inferred from the tables of `schema`.
+    ///
+    /// The store creates its own `PostgresClient` and runs it (`client.run()`) in a task of its
+    /// own until ``close()``. Connecting fails at once with a `StoreError` of kind
+    /// `StoreError.Kind.server` when the server cannot be reached or refuses the login.
+    ///
+    /// ```swift
+    /// let store = try await PostgresPredicateStore(url: "postgres://postgres@%2Ftmp%2Fpg/pql")
+    /// ```
+    public convenience init(url: String, model: StoreModel? = nil, schema: String = "public",
+                            functionSchema: String = "pql") async throws(StoreError) {
+        let parsed = try PostgresConnectionURL(url)
+        var logger = Logger(label: "PQLPostgres")
+        logger.logLevel = .critical
+        // One connection first: a server that is down or refuses the login is reported now,
+        // where the pool would retry with backoff.
+        let probeConfiguration = try parsed.connectionConfiguration()
+        do {
+            let probe = try await PostgresConnection.connect(configuration: probeConfiguration, id: 0, logger: logger)
+            try await probe.close()
+        } catch {
+            throw ServerErrors.storeError(error, doing: "connecting to \(PostgresConnectionURL.redacted(url))")
+        }
+        let client = PostgresClient(configuration: parsed.configuration(), backgroundLogger: logger)
+        let runner = Task { await client.run() }
+        do throws(StoreError) {
+            try await self.init(client: client, runner: runner, model: model, schema: schema, functionSchema: functionSchema)
+        } catch {
+            runner.cancel()
+            throw error
+        }
+    }
+
+    /// Uses a client the caller made and runs, as a Vapor or Hummingbird app does: `client.run()`
+    /// must be running in a task (a service group, or `Task { await client.run() }`) for as long
+    /// as the store is used, or its calls wait for a connection. ``close()`` leaves the client running.
+    ///
+    /// With `model` nil, the model PQL saved in `schema` is used, else one inferred from its tables.
+    ///
+    /// ```swift
+    /// let client = PostgresClient(configuration: try PostgresConnectionURL(url).configuration())
+    /// let running = Task { await client.run() }
+    /// let store = try await PostgresPredicateStore(client: client)
+    /// ```
+    public convenience init(client: PostgresClient, model: StoreModel? = nil, schema: String = "public",
+                            functionSchema: String = "pql") async throws(StoreError) {
+        try await self.init(client: client, runner: nil, model: model, schema: schema, functionSchema: functionSchema)
+    }
+
+    private init(client: PostgresClient, runner: Task<Void, Never>?, model: StoreModel?, schema: String,
+                 functionSchema: String) async throws(StoreError) {
+        self.client = client
+        self.runner = runner
+        self.schema = schema
+        self.functionSchema = functionSchema
+        var logger = Logger(label: "PQLPostgres")
+        logger.logLevel = .critical
+        self.logger = logger
+        let opened: (StoreModel, [String: String])
+        if let model {
+            opened = (model, [:])
+        } else if let saved = try await Self.savedModel(client: client, schema: schema, logger: logger) {
+            opened = (saved, [:])
+        } else {
+            let inferred = try await PostgresSchemaInference.model(client: client, schema: schema, logger: logger)
+            opened = (inferred.model, inferred.skipped)
+        }
+        self.state = Mutex(opened.0)
+        self.skippedTables = opened.1
+    }
+
+    deinit { runner?.cancel() }
+
+    /// Stops the client the store made from a URL (its connections close); does nothing to a
+    /// client the caller gave. The store is not used afterwards.
+    ///
+    /// ```swift
+    /// await store.close()
+    /// ```
+    public func close() async {
+        guard let runner else { return }
+        runner.cancel()
+        await runner.value
+    }
+
+    func setModel(_ model: StoreModel) { state.withLock { $0 = model } }
+
+    // MARK: running statements
+
+    /// Runs `body` on a pooled connection; cancelling the task cancels the statement running on
+    /// the server. Errors become `StoreError`s saying `what` failed.
+    func withConnection<T: Sendable>(_ what: String, _ body: (PostgresConnection) async throws -> T) async throws(StoreError) -> T {
+        do {
+            return try await client.withConnection { connection in
+                let pid = try await self.backendID(connection)
+                let canceller = Mutex<Task<Void, Never>?>(nil)
+                let client = self.client
+                // A cancel request reaching an idle backend does nothing; the connection goes back to
+                // the pool only once the request is answered, so it cannot stop another task's statement.
+                do {
+                    let result = try await withTaskCancellationHandler {
+                        try await body(connection)
+                    } onCancel: {
+                        canceller.withLock { $0 = Task { _ = try? await client.query("SELECT pg_cancel_backend(\(pid))") } }
+                    }
+                    await canceller.withLock { $0 }?.value
+                    return result
+                } catch {
+                    await canceller.withLock { $0 }?.value
+                    throw error
+                }
+            }
+        } catch {
+            throw ServerErrors.storeError(error, doing: what)
+        }
+    }
+
+    private func backendID(_ connection: PostgresConnection) async throws -> Int32 {
+        if let pid = backends.withLock({ $0[connection.id] }) { return pid }
+        var pid: Int32 = 0
+        for try await row in try await connection.query("SELECT pg_backend_pid()", logger: logger) {
+            pid = try row.decode(Int32.self)
+        }
+        backends.withLock { $0[connection.id] = pid }
+        return pid
+    }
+
+    /// Runs statements in one transaction on one connection (ROLLBACK when `body` throws).
+    func transaction<T: Sendable>(_ what: String, _ body: (PostgresConnection) async throws -> T) async throws(StoreError) -> T {
+        try await withConnection(what) { connection in
+            try await connection.run("BEGIN", logger: self.logger)
+            do {
+                let result = try await body(connection)
+                try await connection.run("COMMIT", logger: self.logger)
+                return result
+            } catch {
+                // The connection may be broken or the statement cancelled: ROLLBACK as best we can.
+                try? await connection.run("ROLLBACK", logger: self.logger)
+                throw error
+            }
+        }
+    }
+
+    /// The qualified, quoted name of a table of the store's schema.
+    func qualified(_ table: String) -> String { "\(quote(schema)).\(quote(table))" }
+
+    // MARK: counting
+
+    /// How many records `entity` has (sub-entities' included, as a fetch of the entity returns
+    /// them). Predicates come with the PostgreSQL dialect of PQL's compiler.
+    ///
+    /// ```swift
+    /// let flights = try await store.count("flights")
+    /// ```
+    public func count(_ entity: String) async throws(StoreError) -> Int {
+        let model = self.model
+        let e = try model.entity(named: entity)
+        let root = model.root(e)
+        var sql = "SELECT count(*) FROM \(qualified(root.table))"
+        if model.isInheritanceTree(root) && !(e.name == root.name) {
+            let numbers = model.descendants(e).map { String(model.entityNumber($0)) }
+            sql += " WHERE \(quote(StoreSchemaNames.entityColumn)) IN (\(numbers.joined(separator: ", ")))"
+        }
+        let query = PostgresQuery(unsafeSQL: sql)
+        return try await withConnection("counting \(entity)") { connection in
+            var n = 0
+            for try await row in try await connection.query(query, logger: self.logger) { n = try row.decode(Int.self) }
+            return n
+        }
+    }
+}
+
+/// A PostgreSQL identifier in double quotes, any `"` doubled.
+func quote(_ identifier: String) -> String { FoldFunctionSQL.quoteIdentifier(identifier) }
+
+extension PostgresConnection {
+    /// Runs a statement to its end: an error the server sends after the first rows (a
+    /// cancelled `pg_sleep`, a failed cast in row 1000) is thrown here, not lost with an
+    /// unread row sequence.
+    func run(_ query: PostgresQuery, logger: Logger) async throws {
+        for try await _ in try await self.query(query, logger: logger) {}
+    }
+}

@@ -1,0 +1,136 @@
+import Foundation
+import PostgresNIO
+import PQL
+import PQLStore
+
+/// A model read from a PostgreSQL schema PQL did not create, as the SQLite store infers one
+/// (`SchemaInference`): one entity per table, one attribute per column typed by its PostgreSQL
+/// type, the single-column integer primary key as the key, single-column indexes and unique
+/// constraints marked, and each single-column foreign key to a table of the model as a to-one
+/// relationship (named after the column without `_id`) with a to-many inverse (named after the
+/// referencing table). Tables without such a key are left out, with the reason.
+enum PostgresSchemaInference {
+    /// An attribute type for a PostgreSQL type name (the base type's, for a domain). Types PQL
+    /// has no attribute type for (json, arrays, intervals, geometric types…) read as strings.
+    static func attributeType(_ typeName: String) -> AttributeType {
+        switch typeName {
+        case "int2": .integer16
+        case "int4": .integer32
+        case "int8": .integer64
+        case "float4": .float
+        case "float8": .double
+        case "numeric", "money": .decimal
+        case "bool": .boolean
+        case "timestamptz", "timestamp", "date": .date
+        case "bytea": .binary
+        case "uuid": .uuid
+        default: .string
+        }
+    }
+
+    struct Column { var table: String; var name: String; var type: String; var notNull: Bool }
+    struct Constraint { var table: String; var kind: String; var columns: [String]; var target: String?; var targetColumns: [String]; var onDelete: String }
+
+    static func model(client: PostgresClient, schema: String, logger: Logger) async throws(StoreError) -> (model: StoreModel, skipped: [String: String]) {
+        let columns: [Column], constraints: [Constraint], indexed: [(table: String, column: String, unique: Bool)]
+        do {
+            (columns, constraints, indexed) = try await client.withConnection { connection in
+                var columns: [Column] = []
+                for try await (table, name, type, notNull) in try await connection.query("""
+                    SELECT c.relname, a.attname,
+                           CASE WHEN t.typtype = 'd' THEN bt.typname ELSE t.typname END, a.attnotnull
+                    FROM pg_attribute a
+                    JOIN pg_class c ON c.oid = a.attrelid
+                    JOIN pg_namespace n ON n.oid = c.relnamespace
+                    JOIN pg_type t ON t.oid = a.atttypid
+                    LEFT JOIN pg_type bt ON bt.oid = t.typbasetype
+                    WHERE n.nspname = \(schema) AND c.relkind IN ('r', 'p') AND NOT c.relispartition
+                      AND a.attnum > 0 AND NOT a.attisdropped AND c.relname <> \(StoreSchemaNames.metadataTable)
+                    ORDER BY c.relname, a.attnum
+                    """, logger: logger).decode((String, String, String, Bool).self) {
+                    columns.append(Column(table: table, name: name, type: type, notNull: notNull))
+                }
+                var constraints: [Constraint] = []
+                for try await (table, kind, cols, target, targetCols, onDelete) in try await connection.query("""
+                    SELECT c.relname, con.contype::text,
+                           ARRAY(SELECT a.attname::text FROM unnest(con.conkey) WITH ORDINALITY k(num, ord)
+                                 JOIN pg_attribute a ON a.attrelid = con.conrelid AND a.attnum = k.num ORDER BY k.ord),
+                           CASE WHEN tn.nspname = \(schema) THEN tc.relname::text END,
+                           ARRAY(SELECT a.attname::text FROM unnest(con.confkey) WITH ORDINALITY k(num, ord)
+                                 JOIN pg_attribute a ON a.attrelid = con.confrelid AND a.attnum = k.num ORDER BY k.ord),
+                           con.confdeltype::text
+                    FROM pg_constraint con
+                    JOIN pg_class c ON c.oid = con.conrelid
+                    JOIN pg_namespace n ON n.oid = c.relnamespace
+                    LEFT JOIN pg_class tc ON tc.oid = con.confrelid
+                    LEFT JOIN pg_namespace tn ON tn.oid = tc.relnamespace
+                    WHERE n.nspname = \(schema) AND con.contype IN ('p', 'u', 'f')
+                    ORDER BY c.relname, con.conname
+                    """, logger: logger).decode((String, String, [String], String?, [String], String).self) {
+                    constraints.append(Constraint(table: table, kind: kind, columns: cols, target: target, targetColumns: targetCols, onDelete: onDelete))
+                }
+                var indexed: [(String, String, Bool)] = []
+                for try await (table, column, unique) in try await connection.query("""
+                    SELECT c.relname, a.attname, i.indisunique
+                    FROM pg_index i
+                    JOIN pg_class c ON c.oid = i.indrelid
+                    JOIN pg_namespace n ON n.oid = c.relnamespace
+                    JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = i.indkey[0]
+                    WHERE n.nspname = \(schema) AND i.indnkeyatts = 1 AND NOT i.indisprimary AND i.indpred IS NULL
+                    """, logger: logger).decode((String, String, Bool).self) {
+                    indexed.append((table, column, unique))
+                }
+                return (columns, constraints, indexed)
+            }
+        } catch {
+            throw ServerErrors.storeError(error, doing: "reading the tables of schema '\(schema)'")
+        }
+        var entities: [ModelEntity] = []
+        var skipped: [String: String] = [:]
+        var order: [String] = []
+        var byTable: [String: [Column]] = [:]
+        for c in columns {
+            if byTable[c.table] == nil { order.append(c.table) }
+            byTable[c.table, default: []].append(c)
+        }
+        for table in order {
+            let cols = byTable[table] ?? []
+            let pk = constraints.first { $0.table == table && $0.kind == "p" }
+            guard let pk, pk.columns.count == 1, let keyColumn = cols.first(where: { $0.name == pk.columns[0] }),
+                  ["int2", "int4", "int8"].contains(keyColumn.type) else {
+                skipped[table] = pk == nil ? "it has no primary key" : "its primary key is not one integer column"
+                continue
+            }
+            var attributes = cols.filter { $0.name != keyColumn.name }.map {
+                ModelAttribute($0.name, attributeType($0.type), isOptional: !$0.notNull)
+            }
+            for ix in indexed where ix.table == table {
+                guard let i = attributes.firstIndex(where: { $0.column == ix.column }) else { continue }
+                if ix.unique { attributes[i].isUnique = true } else { attributes[i].isIndexed = true }
+            }
+            for u in constraints where u.table == table && u.kind == "u" && u.columns.count == 1 {
+                if let i = attributes.firstIndex(where: { $0.column == u.columns[0] }) { attributes[i].isUnique = true }
+            }
+            entities.append(ModelEntity(table, attributes: attributes, table: table, primaryKey: keyColumn.name))
+        }
+        // Foreign keys become to-one relationships and their to-many inverses.
+        for fk in constraints where fk.kind == "f" && fk.columns.count == 1 && fk.targetColumns.count == 1 {
+            guard let target = fk.target, let si = entities.firstIndex(where: { $0.name == fk.table }),
+                  let ti = entities.firstIndex(where: { $0.name == target }) else { continue }
+            let column = fk.columns[0]
+            let referenced = fk.targetColumns[0] == entities[ti].primaryKey ? nil : fk.targetColumns[0]
+            let taken = { (e: ModelEntity, n: String) in e.attributes.contains { $0.name == n } || e.relationships.contains { $0.name == n } }
+            var name = SchemaInference.relationshipName(column: column, target: target)
+            if taken(entities[si], name) { name = column + "_" + target }
+            var inverse = fk.table
+            if taken(entities[ti], inverse) || si == ti { inverse = "\(fk.table)_by_\(column)" }
+            guard !taken(entities[si], name), !taken(entities[ti], inverse) else { continue }
+            let onDelete = switch fk.onDelete { case "c": "CASCADE"; case "n": "SET NULL"; default: "NO ACTION" }
+            entities[si].relationships.append(ModelRelationship(name, to: target, inverse: inverse, foreignKeyColumn: column,
+                                                                referencedColumn: referenced))
+            entities[ti].relationships.append(ModelRelationship(inverse, toMany: fk.table, inverse: name,
+                                                                deleteRule: SchemaInference.deleteRule(onDelete)))
+        }
+        return (try StoreModel(entities), skipped)
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+import PostgresNIO
+import PQLStore
+
+/// PostgresNIO's errors as `StoreError`s. `PSQLError`'s own description hides the server's
+/// message (so that logs do not leak data); PQL's errors are for the person who ran the
+/// statement, so they say what the server said, with its SQLSTATE.
+enum ServerErrors {
+    static func storeError(_ error: any Error, doing what: String) -> StoreError {
+        if let e = error as? StoreError { return e }
+        if error is CancellationError {
+            return StoreError(.cancelled, "\(what) was cancelled", hint: "the task running it was cancelled")
+        }
+        if let e = error as? PSQLError {
+            if let info = e.serverInfo {
+                let state = info[.sqlState] ?? ""
+                var message = "\(what): PostgreSQL says: \(info[.message] ?? "an error") (SQLSTATE \(state))"
+                if let detail = info[.detail] { message += "; \(detail)" }
+                if let context = info[.locationContext] { message += " (\(context))" }
+                let kind: StoreError.Kind = switch state {
+                case "57014": .cancelled                       // query_canceled
+                case "23505", "23503", "23502", "23514": .constraint
+                case "42P01": .unknownEntity                   // undefined_table
+                case "42703": .unknownKey                      // undefined_column
+                case "22P02", "22003", "22007", "22008", "22021": .invalidValue
+                default: .server
+                }
+                return StoreError(kind, message, hint: info[.hint] ?? hint(for: state))
+            }
+            switch e.code {
+            case .connectionError, .serverClosedConnection, .poolClosed:
+                let underlying = e.underlying.map { ": \($0)" } ?? ""
+                return StoreError(.server, "\(what): cannot reach the PostgreSQL server\(underlying)",
+                                  hint: "check the host, port and that the server is running (pg_isready)")
+            case .queryCancelled:
+                return StoreError(.cancelled, "\(what) was cancelled", hint: "the task running it was cancelled")
+            default:
+                return StoreError(.server, "\(what): \(e.code)", hint: "see the PostgreSQL server's log")
+            }
+        }
+        return StoreError(.server, "\(what): \(error)", hint: "check the connection to the PostgreSQL server")
+    }
+
+    private static func hint(for state: String) -> String {
+        switch state {
+        case "28P01", "28000": return "check the user and password in the URL, and the server's pg_hba.conf"
+        case "3D000": return "create the database (createdb) or name another in the URL"
+        case "42501": return "grant the role the privilege, or connect as the table's owner"
+        default: return "see PostgreSQL's documentation of SQLSTATE \(state)"
+        }
+    }
+}

@@ -1,0 +1,234 @@
+import Foundation
+import PostgresNIO
+import PQL
+@testable import PQLPostgres
+import PQLStore
+import Testing
+
+/// Opening, model inference, tables, import, insert, count and cancellation on a real server.
+@Suite struct PostgresStoreTests {
+    static let library = try! StoreModel([
+        ModelEntity("Author", attributes: [ModelAttribute("name", .string, isOptional: false, isUnique: true),
+                                           ModelAttribute("born", .date)],
+                    relationships: [ModelRelationship("books", toMany: "Book", inverse: "author")]),
+        ModelEntity("Book", attributes: [ModelAttribute("title", .string, isOptional: false, isIndexed: true),
+                                         ModelAttribute("pages", .integer32), ModelAttribute("price", .decimal),
+                                         ModelAttribute("rating", .double), ModelAttribute("inPrint", .boolean),
+                                         ModelAttribute("isbn", .uuid), ModelAttribute("cover", .binary)],
+                    relationships: [ModelRelationship("author", to: "Author", inverse: "books")]),
+    ])
+
+    @Test func createsTheModelsTablesAndReopensWithTheSavedModel() async throws {
+        try await TestServer.withStore(model: Self.library) { store, schema in
+            #expect(try await store.createTables().sorted() == ["Author", "Book"])
+            #expect(try await store.createTables() == [])   // already there
+            let columns = try await store.rows("""
+                SELECT table_name::text, column_name::text, data_type::text, is_nullable::text FROM information_schema.columns
+                WHERE table_schema = '\(schema)' AND table_name = 'Book' ORDER BY ordinal_position
+                """)
+            #expect(columns.map { $0[1]! } == ["Z_PK", "title", "pages", "price", "rating", "inPrint", "isbn", "cover", "author"])
+            #expect(columns.map { $0[2]! } == ["bigint", "text", "integer", "numeric", "double precision", "boolean", "uuid", "bytea", "bigint"])
+            #expect(columns[1][3] == "NO" && columns[2][3] == "YES")
+            let fks = try await store.rows("""
+                SELECT conrelid::regclass::text, confrelid::regclass::text FROM pg_constraint c JOIN pg_namespace n ON n.oid = c.connamespace
+                WHERE n.nspname = '\(schema)' AND contype = 'f'
+                """)
+            #expect(fks == [["\(schema).\"Book\"", "\(schema).\"Author\""]])
+            let indexes = try await store.rows("SELECT indexname::text FROM pg_indexes WHERE schemaname = '\(schema)' AND indexname NOT LIKE '%pkey' ORDER BY 1")
+            #expect(indexes.map { $0[0]! } == ["Author_name_unique", "Book_author_fk", "Book_title_index"])
+            // Opened again without a model: the one saved, not an inference.
+            let again = try await PostgresPredicateStore(url: try TestServer.url(), schema: schema)
+            #expect(again.model == Self.library)
+            await again.close()
+        }
+    }
+
+    @Test func infersTheModelOfTablesItDidNotCreate() async throws {
+        let setup = [
+            "CREATE TABLE $SCHEMA.authors (id serial PRIMARY KEY, name varchar(80) NOT NULL UNIQUE, born date)",
+            "CREATE TABLE $SCHEMA.books (id bigint PRIMARY KEY, title text NOT NULL, pages smallint, price numeric(8,2), score real, "
+                + "author_id integer REFERENCES $SCHEMA.authors ON DELETE CASCADE, isbn uuid, data jsonb, cover bytea, flag boolean)",
+            "CREATE INDEX books_title ON $SCHEMA.books (title)",
+            "CREATE TABLE $SCHEMA.book_tags (book_id bigint REFERENCES $SCHEMA.books, tag text, PRIMARY KEY (book_id, tag))",
+        ]
+        try await TestServer.withStore(setup: setup) { store, _ in
+            let model = store.model
+            #expect(model.entities.map(\.name) == ["authors", "books"])
+            #expect(store.skippedTables == ["book_tags": "its primary key is not one integer column"])
+            let books = try model.entity(named: "books")
+            #expect(books.primaryKey == "id")
+            #expect(books.attributes.map(\.name) == ["title", "pages", "price", "score", "author_id", "isbn", "data", "cover", "flag"])
+            #expect(books.attributes.map(\.type) == [.string, .integer16, .decimal, .float, .integer32, .uuid, .string, .binary, .boolean])
+            #expect(books.attributes[0].isOptional == false && books.attributes[0].isIndexed)
+            let author = try #require(books.relationships.first)
+            #expect(author.name == "author" && author.destination == "authors" && author.inverse == "books" && author.foreignKeyColumn == "author_id")
+            let authors = try model.entity(named: "authors")
+            #expect(authors.attributes.map(\.name) == ["name", "born"])
+            #expect(authors.attributes[0].isUnique && authors.attributes[1].type == .date)
+            let inverse = try #require(authors.relationships.first)
+            #expect(inverse.name == "books" && inverse.isToMany && inverse.inverse == "author" && inverse.deleteRule == .cascade)
+            try await store.execute("INSERT INTO \(quote(store.schema)).authors (name) VALUES ('Le Guin'), ('Lem')")
+            #expect(try await store.count("authors") == 2)
+        }
+    }
+
+    @Test func importsCSVAndJSONLinesThroughCopy() async throws {
+        try await TestServer.withStore { store, schema in
+            let csv = "carrier,name,founded,rating,note\nUA,United Air Lines Inc.,1926,4.5,\"tab\there, \\\\ and\nnewline\"\nAA,American Airlines Inc.,1930,,\n"
+            #expect(try await store.importFile(ImportSource(csv: Data(csv.utf8)), into: "airlines") == 2)
+            #expect(try await store.count("airlines") == 2)
+            let e = try store.model.entity(named: "airlines")
+            #expect(e.attributes.map(\.type) == [.string, .string, .integer64, .double, .string])
+            let rows = try await store.rows("SELECT carrier, founded::text, rating::text, note FROM \(quote(schema)).airlines ORDER BY 1")
+            #expect(rows == [["AA", "1930", nil, nil], ["UA", "1926", "4.5", "tab\there, \\\\ and\nnewline"]])
+            // JSON Lines into the same entity, with a new column.
+            let jsonl = #"{"carrier": "DL", "name": "Delta Air Lines Inc.", "founded": 1925, "hub": "ATL"}"# + "\n"
+            #expect(try await store.importFile(ImportSource(json: Data(jsonl.utf8)), into: "airlines") == 1)
+            #expect(try store.model.entity(named: "airlines").attributes.map(\.name).last == "hub")
+            #expect(try await store.rows("SELECT hub FROM \(quote(schema)).airlines WHERE carrier = 'DL'") == [["ATL"]])
+            #expect(try await store.count("airlines") == 3)
+        }
+    }
+
+    @Test func importsEveryValueKindThroughCopy() async throws {
+        try await TestServer.withStore { store, schema in
+            let table = ImportTable(columns: ["at", "n", "price", "bytes", "ok", "note"],
+                                    types: [.date, .integer64, .decimal, .binary, .boolean, .string],
+                                    optional: [true, true, true, true, true, true],
+                                    rows: [[.date(Date(timeIntervalSince1970: 1_357_017_300.25)), .int(-9_223_372_036_854_775_808),
+                                            .decimal(Decimal(string: "-12.345")!), .data(Data([0x00, 0x5C, 0xFF])), .bool(true), .string("a\\b\tc")],
+                                           [.date(Date(timeIntervalSince1970: -86_400 * 365 * 1900)), .int(0), .null, .null, .int(0), .null]])
+            #expect(try await store.importTable(table, into: "kinds") == 2)
+            let rows = try await store.rows("""
+                SELECT to_char(at AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS.US BC'), n::text, price::text, encode(bytes, 'hex'), ok::text, note
+                FROM \(quote(schema)).kinds ORDER BY "Z_PK"
+                """)
+            #expect(rows == [["2013-01-01 05:15:00.250000 AD", "-9223372036854775808", "-12.345", "005cff", "true", "a\\b\tc"],
+                             ["0071-04-06 00:00:00.000000 AD", "0", nil, nil, "false", nil]])
+        }
+    }
+
+    @Test func aFailedImportWritesNothingAndNamesTheLine() async throws {
+        try await TestServer.withStore { store, _ in
+            let good = "code,seats\nA,1\nB,2\n"
+            try await store.importFile(ImportSource(csv: Data(good.utf8)), into: "planes")
+            let bad = "code,seats\nC,3\nD,many\n"
+            do throws(StoreError) {
+                try await store.importFile(ImportSource(csv: Data(bad.utf8)), into: "planes")
+                Issue.record("an integer column took 'many'")
+            } catch {
+                #expect(error.kind == .invalidValue)
+                #expect(error.message.contains("many") && error.message.contains("line 2"), "\(error.message)")
+            }
+            #expect(try await store.count("planes") == 2)
+            // A new entity whose import fails leaves no table and no model change behind.
+            let broken = "x\nmaybe\n"
+            do throws(StoreError) {
+                _ = try await store.importFile(ImportSource(csv: Data(broken.utf8)), into: "other", columns: ImportColumns(names: ["x"], types: [.boolean], optional: [true], rowCount: 1))
+                Issue.record("a boolean column took 'maybe'")
+            } catch {
+                #expect(!store.model.entities.contains { $0.name == "other" })
+            }
+        }
+    }
+
+    @Test func insertsBindingValuesAndCounts() async throws {
+        try await TestServer.withStore(model: Self.library) { store, schema in
+            try await store.createTables()
+            let lem = try await store.insert("Author", ["name": "Stanisław Lem", "born": .date(Date(timeIntervalSince1970: -1_522_195_200))])
+            let hostile = "Robert'); DROP TABLE \"Book\"; --"
+            try await store.insert("Book", ["title": .string(hostile), "pages": 204, "price": .decimal(Decimal(string: "12.50")!),
+                                            "rating": 4.25, "inPrint": true, "author": .int(lem),
+                                            "isbn": "9e9a2a3c-31c4-4b85-a7a4-5a3f7d1cbe2f", "cover": .data(Data([0, 1, 0xFF]))])
+            #expect(try await store.count("Book") == 1)
+            let row = try await store.rows("SELECT title, pages::text, price::text, \"inPrint\"::text, isbn::text, encode(cover, 'hex'), author::text FROM \(quote(schema)).\"Book\"")
+            #expect(row == [[hostile, "204", "12.5", "true", "9e9a2a3c-31c4-4b85-a7a4-5a3f7d1cbe2f", "0001ff", String(lem)]])
+            do throws(StoreError) {
+                try await store.insert("Book", ["title": "x", "pages": "many"])
+                Issue.record("an integer column took 'many'")
+            } catch {
+                #expect(error.kind == .invalidValue)
+            }
+            do throws(StoreError) {
+                try await store.insert("Book", ["subtitle": "x"])
+                Issue.record("an unknown key was inserted")
+            } catch {
+                #expect(error.kind == .unknownKey)
+            }
+        }
+    }
+
+    @Test func cancellingTheTaskCancelsTheStatementOnTheServer() async throws {
+        try await TestServer.withStore { store, _ in
+            let marker = "pql-cancel-" + UUID().uuidString
+            let sleeping = Task {
+                try await store.execute("SELECT pg_sleep(60) /* \(marker) */")
+            }
+            // Wait until the server runs it (bounded: a server that never shows it fails the test).
+            var seen = false
+            for _ in 0..<200 where !seen {
+                seen = try await store.rows("SELECT pid::text FROM pg_stat_activity WHERE state = 'active' AND query LIKE '%' || $1 || '%' AND query NOT LIKE '%pg_stat_activity%'", {
+                    var b = PostgresBindings(); b.append(marker); return b
+                }()).count == 1
+                if !seen { try await Task.sleep(for: .milliseconds(50)) }
+            }
+            #expect(seen)
+            sleeping.cancel()
+            do {
+                try await sleeping.value
+                Issue.record("pg_sleep(60) returned although its task was cancelled")
+            } catch let error as StoreError {
+                #expect(error.kind == .cancelled, "\(error)")
+            }
+            let still = try await store.rows("SELECT pid::text FROM pg_stat_activity WHERE state = 'active' AND query LIKE '%' || $1 || '%' AND query NOT LIKE '%pg_stat_activity%'", {
+                var b = PostgresBindings(); b.append(marker); return b
+            }())
+            #expect(still.isEmpty)
+        }
+    }
+
+    /// Needs the server on this machine (as scripts/postgres runs it): its socket directory.
+    @Test func opensAUnixSocketURL() async throws {
+        try await TestServer.withStore { store, schema in
+            let settings = try await store.rows("SELECT current_setting('unix_socket_directories'), current_setting('port'), current_database()::text")
+            let directory = try #require(settings.first?[0]?.split(separator: ",").first.map { $0.trimmingCharacters(in: .whitespaces) })
+            let port = try #require(settings.first?[1]), database = try #require(settings.first?[2])
+            let encoded = try #require(directory.addingPercentEncoding(withAllowedCharacters: .alphanumerics))
+            let url = "postgres://\(try PostgresConnectionURL(try TestServer.url()).user)@\(encoded):\(port)/\(database)"
+            try await store.execute("CREATE TABLE \(quote(schema)).t (id bigint PRIMARY KEY)")
+            let local = try await PostgresPredicateStore(url: url, schema: schema)
+            #expect(local.model.entities.map(\.name) == ["t"])
+            #expect(try await local.count("t") == 0)
+            await local.close()
+        }
+    }
+
+    @Test func aMissingServerIsATypedError() async throws {
+        do throws(StoreError) {
+            _ = try await PostgresPredicateStore(url: "postgres://nobody:x@127.0.0.1:1/none?sslmode=disable")
+            Issue.record("connected to port 1")
+        } catch {
+            #expect(error.kind == .server)
+            #expect(!error.message.contains(":x@"))
+        }
+    }
+}
+
+/// Connection URLs, read without a server.
+@Suite struct PostgresConnectionURLTests {
+    @Test func readsTCPAndSocketURLs() throws {
+        let tcp = try PostgresConnectionURL("postgres://app:s%40cret@db.internal:6543/shop?sslmode=disable")
+        #expect(tcp.host == "db.internal" && tcp.port == 6543 && tcp.user == "app" && tcp.password == "s@cret" && tcp.database == "shop" && tcp.sslMode == "disable")
+        let socket = try PostgresConnectionURL("postgresql://postgres@%2Ftmp%2Fpg/pql")
+        #expect(socket.host == nil && socket.socketPath == "/tmp/pg/.s.PGSQL.5432" && socket.database == "pql")
+        let parameter = try PostgresConnectionURL("postgres:///pql?host=/run/postgresql&port=5433&user=me")
+        #expect(parameter.socketPath == "/run/postgresql/.s.PGSQL.5433" && parameter.user == "me")
+        #expect(PostgresConnectionURL.redacted("postgres://app:secret@db/shop") == "postgres://app:***@db/shop")
+    }
+
+    @Test func refusesWhatItCannotRead() {
+        for bad in ["mysql://x@y/z", "postgres://h:99999/db", "postgres://h/db?sslmode=maybe", "postgres://h/db?application=x"] {
+            #expect(throws: StoreError.self, "\(bad)") { try PostgresConnectionURL(bad) }
+        }
+    }
+}
