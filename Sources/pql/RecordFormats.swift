@@ -10,9 +10,9 @@ extension OutputFormat {
 
 extension FilterCommand {
     /// The matches of `document` in `format`: JSON and JSON Lines keep each element's text as
-    /// it was; the other formats have a column per key (keys in the order they first appear,
-    /// each element's keys taken alphabetically, as the REPL lists a file's keys) and a `value`
-    /// column for elements that are not objects.
+    /// it was; the other formats have a column per key (keys in the order they first appear
+    /// in the text, as the REPL lists a file's keys) and a `value` column for elements that
+    /// are not objects.
     static func render(_ matches: [Int], of document: JSONDocument, as format: OutputFormat) -> String {
         switch format {
         case .jsonl: return matches.map { document.text(of: $0) + "\n" }.joined()
@@ -22,7 +22,9 @@ extension FilterCommand {
             var bare = false
             for i in matches {
                 if case .dictionary(let d) = document.values[i] {
-                    for k in d.keys.sorted() where seen.insert(k).inserted { columns.append(k) }
+                    // Only an element with a key not seen yet needs its text read again for the order.
+                    guard d.keys.contains(where: { !seen.contains($0) }) else { continue }
+                    for k in document.keys(of: i) + d.keys.sorted() where d[k] != nil && seen.insert(k).inserted { columns.append(k) }
                 } else {
                     bare = true
                 }

@@ -54,7 +54,8 @@ import Testing
         let second = try #require(lines[(first + 1)...].firstIndex { $0.hasPrefix("Frontier Airlines Inc.") })
         #expect(lines[second].hasSuffix("20.215542521994134"), "\(r.stdout)")
         #expect(r.stderr.isEmpty, "\(r.stderr)")
-        #expect(r.stdout.contains(".group KEYPATH[,…] AGGREGATE… [where PREDICATE]"), "\(r.stdout)")
+        #expect(r.stdout.contains(".group KEYPATH[, …] AGGREGATE… [asc] [where PREDICATE]"), "\(r.stdout)")
+        #expect(r.stdout.contains("by the first aggregate, largest first (asc: smallest first)"), "\(r.stdout)")
     }
 
     @Test func replGroupsAFileInMemory() throws {
@@ -73,5 +74,27 @@ import Testing
             FR       2620000  2
             2 groups
             """), "\(r.stdout)")
+    }
+
+    @Test func replGroupKeysMayHaveSpacesAfterCommasAndSortAscending() throws {
+        let r = try PQLProcess.run([], stdin: Data("""
+            .format csv
+            .group origin, airline.name n=count:(flight) where dest=='HNL'
+            .group origin,airline.name n=count:(flight) where dest=='HNL'
+            .limit 2
+            .group airline.name average:(dep_delay) asc
+            .group airline.name average:(dep_delay) ASC where dep_delay != nil
+            .group origin n=count:(flight) desc
+
+            """.utf8), environment: DemoCache.environment)
+        #expect(r.status == 0, "\(r.stderr)")
+        let hnl = "origin,airline.name,n\nEWR,United Air Lines Inc.,365\nJFK,Hawaiian Airlines Inc.,342\n"
+        #expect(r.stdout.hasPrefix(hnl + hnl), "the same groups with and without the space: \(r.stdout)")
+        let punctual = "airline.name,average:(dep_delay)\nUS Airways Inc.,3.7824183565641825\nHawaiian Airlines Inc.,4.900584795321637\n"
+        #expect(r.stdout.contains(punctual + punctual), "smallest first: \(r.stdout)")
+        #expect(r.stdout.hasSuffix("origin,n\nEWR,120835\nJFK,111279\n"), "\(r.stdout)")
+        let bad = try PQLProcess.run(["-c", ".group origin, n=count:(flight)", "-c", ".group origin asc"], environment: DemoCache.environment)
+        #expect(bad.status == 1)
+        #expect(bad.stderr.contains("error: write .group KEYPATH AGGREGATE…"), "\(bad.stderr)")
     }
 }

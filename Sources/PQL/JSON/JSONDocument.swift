@@ -50,6 +50,34 @@ public struct JSONDocument: Sendable {
         String(decoding: bytes[spans[i]], as: UTF8.self)
     }
 
+    /// The keys of element `i` in the order its text has them (``values`` holds objects as
+    /// dictionaries, which keep no order), so that tables and CSV show a file's columns in the
+    /// file's order; empty when the element is not an object.
+    package func keys(of i: Int) -> [String] {
+        bytes.withUnsafeBufferPointer { buf in
+            var reader = JSONReader(b: buf, offset: spans[i].lowerBound)
+            guard reader.offset < buf.count, buf[reader.offset] == UInt8(ascii: "{") else { return [] }
+            reader.skip(1)
+            var keys: [String] = []
+            // The element parsed once already: a failure here cannot happen, and only ends the list.
+            do throws(JSONReadError) {
+                while true {
+                    reader.skipSpace()
+                    guard reader.offset < buf.count, buf[reader.offset] == UInt8(ascii: "\"") else { break }
+                    keys.append(try reader.parseString())
+                    reader.skipSpace()
+                    reader.skip(1)
+                    reader.skipSpace()
+                    _ = try reader.parseValue()
+                    reader.skipSpace()
+                    guard reader.offset < buf.count, buf[reader.offset] == UInt8(ascii: ",") else { break }
+                    reader.skip(1)
+                }
+            } catch {}
+            return keys
+        }
+    }
+
     private static func read(_ buf: UnsafeBufferPointer<UInt8>) throws(JSONReadError) -> (Layout, [PredicateValue], [Range<Int>]) {
         var reader = JSONReader(b: buf)
         reader.skipSpace()

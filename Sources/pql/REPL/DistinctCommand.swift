@@ -13,13 +13,10 @@ enum DistinctCommand {
             words = Array(words[..<w])
             if predicate.isEmpty { throw ReplError("where needs a predicate", hint: "e.g. .distinct dest where origin == 'JFK'") }
         }
-        let keys = words.joined(separator: " ").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-        guard !keys.isEmpty else {
+        guard !words.isEmpty else {
             throw ReplError("write .distinct KEYPATH[, KEYPATH…] [where PREDICATE]", hint: "e.g. .distinct dest where origin == 'JFK' AND airline.name BEGINSWITH 'Delta'")
         }
-        for k in keys where k.contains(where: { $0.isWhitespace }) {
-            throw ReplError("'\(k)' is not a key path", hint: "separate key paths with commas, and put the predicate after where: .distinct origin, dest where …")
-        }
+        let keys = try GroupCommand.keyPaths(words.joined(separator: " "), example: ".distinct origin, dest where …")
         let entity = try s.currentEntity()
         try s.source.checkKeyPaths(keys, entity: entity)
         var request = try s.request(predicate)

@@ -20,21 +20,21 @@ enum DotCommands {
         Command(name: "limit", usage: ".limit N", summary: "show at most N rows per query (0: all; 20 at a terminal, all in scripts)"),
         Command(name: "offset", usage: ".offset N", summary: "skip the first N rows"),
         Command(name: "count", usage: ".count [PREDICATE]", summary: "count the matches (of the last predicate; all rows before one)"),
-        Command(name: "group", usage: ".group KEYPATH[,…] AGGREGATE… [where PREDICATE]",
-                summary: "one row per group, largest first aggregate first: e.g. .group airline.name average:(dep_delay)"),
+        Command(name: "group", usage: ".group KEYPATH[, …] AGGREGATE… [asc] [where PREDICATE]",
+                summary: "one row per group, by the first aggregate, largest first (asc: smallest first): e.g. .group airline.name average:(dep_delay)"),
         Command(name: "distinct", usage: ".distinct KEYPATH[,…] [where PREDICATE]",
                 summary: "the different values, sorted: e.g. .distinct dest where origin == 'JFK' AND airline.name BEGINSWITH 'Delta'"),
         Command(name: "sql", usage: ".sql [PREDICATE]", summary: "the SQL and bound values (of the last predicate)"),
         Command(name: "explain", usage: ".explain [PREDICATE]", summary: "the syntax tree, the SQL and SQLite's query plan"),
-        Command(name: "format", usage: ".format table|box|csv|tsv|json|jsonl|markdown", summary: "how rows are printed"),
-        Command(name: "headers", usage: ".headers on|off", summary: "the header line of table, box, csv and tsv"),
+        Command(name: "format", usage: ".format [table|box|csv|tsv|json|jsonl|markdown]", summary: "how rows are printed; alone: the format"),
+        Command(name: "headers", usage: ".headers [on|off]", summary: "the header line of table, box, csv and tsv; alone: on or off"),
         Command(name: "nullvalue", usage: ".nullvalue [TEXT]", summary: "how nil shows in table, box, csv, tsv and markdown; alone: each format's own"),
         Command(name: "output", usage: ".output [FILE|stdout]", summary: "results go to FILE (emptied first) until .output alone"),
         Command(name: "once", usage: ".once FILE", summary: "the next result goes to FILE"),
         Command(name: "pager", usage: ".pager [on|off]", summary: "page results taller or wider than the terminal through $PAGER (less -FRX)"),
         Command(name: "read", usage: ".read FILE", summary: "run FILE's lines as if typed"),
         Command(name: "let", usage: ".let $NAME = VALUE", summary: "a variable for later predicates; .let alone lists them"),
-        Command(name: "timer", usage: ".timer on|off", summary: "show how long each query took"),
+        Command(name: "timer", usage: ".timer [on|off]", summary: "show how long each query took; alone: on or off"),
         Command(name: "limits", usage: ".limits [steps N] [regex N]", summary: "the work a query may do (0: no limit); alone: the limits"),
         Command(name: "open", usage: ".open FILE|:demo:", summary: "an SQLite database, JSON, JSON Lines, CSV or plist file"),
         Command(name: "quit", usage: ".quit", summary: "leave (also .exit, .q, or Ctrl-D)"),
@@ -81,6 +81,7 @@ enum DotCommands {
         case "distinct": try DistinctCommand.run(argument, s)
         case "explain": try explain(argument, s)
         case "format":
+            if argument.isEmpty { return s.output("format \(s.format.rawValue)\n") }
             guard let f = OutputFormat(rawValue: argument.lowercased()) else {
                 throw ReplError("unknown format '\(argument)'", hint: "the formats are \(OutputFormat.names)")
             }
@@ -91,13 +92,14 @@ enum DotCommands {
         case "limits": try limits(argument, s)
         case "timer":
             switch argument.lowercased() {
+            case "": s.output("timer \(s.timer ? "on" : "off")\n")
             case "on": s.timer = true
             case "off": s.timer = false
             default: throw ReplError("write .timer on or .timer off")
             }
         case "open":
             guard !argument.isEmpty else { throw ReplError("which file?", hint: "write .open FILE (or .open :demo:)") }
-            let source = try SourceOpener.open(argument)
+            let source = try SourceOpener.open(ReplSession.unquoted(argument))
             s.source = source
             s.use(source.defaultEntity)
             s.output("opened \(source.title)\n" + (s.entity.map { "using \($0)\n" } ?? ""))
@@ -150,10 +152,7 @@ enum DotCommands {
             s.columns = nil
             return
         }
-        let paths = argument.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-        for p in paths where p.contains(where: { $0.isWhitespace }) {
-            throw ReplError("'\(p)' is not a key path", hint: "separate key paths with commas: .columns carrier, airline.name")
-        }
+        let paths = try GroupCommand.keyPaths(argument, example: ".columns carrier, airline.name")
         // Refused now, with the nearest names, rather than at every later query.
         try s.source.checkKeyPaths(paths, entity: try s.currentEntity())
         s.columns = paths

@@ -1,9 +1,9 @@
 import Foundation
 import PQL
 
-/// `.group KEYPATH[,…] AGGREGATE… [where PREDICATE]`: a grouping query on the current entity,
-/// one row per group, sorted by the first aggregate, largest first ("worst first" for delays),
-/// then by the keys; `.limit` applies.
+/// `.group KEYPATH[, …] AGGREGATE… [asc|desc] [where PREDICATE]`: a grouping query on the
+/// current entity, one row per group, sorted by the first aggregate, largest first ("worst
+/// first" for delays; `asc`: smallest first), then by the keys; `.limit` applies.
 enum GroupCommand {
     static func run(_ argument: String, _ s: ReplSession) throws {
         var words = split(argument)
@@ -13,12 +13,20 @@ enum GroupCommand {
             words = Array(words[..<w])
             if predicate.isEmpty { throw ReplError("where needs a predicate", hint: "e.g. .group origin count:(dest) where dep_delay > 60") }
         }
-        guard words.count >= 2 else {
+        var ascending = false
+        if let last = words.last?.lowercased(), words.count > 1, ["asc", "ascending", "desc", "descending"].contains(last) {
+            ascending = last.hasPrefix("asc")
+            words.removeLast()
+        }
+        // The keys: the first word and those a comma joins to it (`origin, dest` as `origin,dest`).
+        var end = min(1, words.count)
+        while end < words.count, words[end - 1].hasSuffix(",") || words[end].hasPrefix(",") { end += 1 }
+        guard end < words.count else {
             throw ReplError("write .group KEYPATH AGGREGATE…", hint: "e.g. .group airline.name average:(dep_delay) where dep_delay != nil")
         }
-        let keys = words[0].split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        let keys = try keyPaths(words[..<end].joined(separator: " "), example: ".group origin, dest count:(flight)")
         var select: [GroupAggregate] = []
-        for word in words.dropFirst() {
+        for word in words[end...] {
             // NAME=AGGREGATE names a column; otherwise the aggregate's text does.
             var name = word, text = word
             if let eq = word.firstIndex(of: "="), !word[..<eq].isEmpty, word[..<eq].allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) {
@@ -28,7 +36,7 @@ enum GroupCommand {
             select.append(GroupAggregate(name, try ExpressionNode(format: text)))
         }
         let query = GroupQuery(try s.currentEntity(), predicate: try PredicateNode(format: predicate), groupBy: keys, select: select,
-                               sort: [SortRule(select[0].name, ascending: false)], limit: s.limit == 0 ? nil : s.limit,
+                               sort: [SortRule(select[0].name, ascending: ascending)], limit: s.limit == 0 ? nil : s.limit,
                                variables: s.variables, limits: s.limits)
         let started = Date()
         let rows: [[String: PredicateValue]]
@@ -40,6 +48,22 @@ enum GroupCommand {
         if let limit = query.limit, rows.count == limit { footer = "the first \(footer) (.limit N or .limit 0 for more)" }
         if s.timer { footer += " (\(ReplSession.duration(Date().timeIntervalSince(started))))" }
         try s.deliver(s.format.needsAllRows && rows.isEmpty ? "" : text, notes: footer + "\n")
+    }
+
+    /// The key paths of a comma-separated list (`.group`, `.distinct`, `.columns`): a comma
+    /// with no key path after it, or a key path with a space in it, is an error.
+    static func keyPaths(_ text: String, example: String) throws -> [String] {
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+        if parts.count > 1, parts.last == "" {
+            throw ReplError("a key path is missing after the last comma", hint: "leave the comma out, or name another key path: \(example)")
+        }
+        if parts.contains("") {
+            throw ReplError("a key path is missing between two commas", hint: "separate key paths with one comma: \(example)")
+        }
+        for p in parts where p.contains(where: { $0.isWhitespace }) {
+            throw ReplError("'\(p)' is not a key path", hint: "separate key paths with commas: \(example)")
+        }
+        return parts
     }
 
     /// Words separated by spaces outside parentheses, braces and quotes: `average:(a + b)` is one.

@@ -19,12 +19,28 @@ final class MemorySource: QuerySource {
         if stem.hasSuffix(".csv") { stem = String(stem.dropLast(4)) }
         let cleaned = String(stem.unicodeScalars.map { CharacterSet.alphanumerics.contains($0) || $0 == "_" ? Character($0) : "_" })
         name = cleaned.isEmpty || cleaned.first!.isNumber ? "Row" + cleaned : cleaned
-        records = try Self.read(url, data: data)
+        let (records, header, document) = try Self.read(url, data: data)
+        self.records = records
+        self.keys = Self.keys(of: records, header: header, document: document)
+        title = "\(file): \(records.count.formatted()) rows in memory"
+    }
+
+    /// The keys in the file's order: a CSV file's header, then the keys of JSON objects in the
+    /// order they first appear in the text (a property list's dictionaries have no order: theirs
+    /// are alphabetical), each with the kind of its first non-nil value.
+    private static func keys(of records: [PredicateValue], header: [String], document: JSONDocument?) -> [(name: String, type: String)] {
         var seen: [String: Int] = [:]
         var keys: [(name: String, type: String)] = []
-        for r in records {
+        for c in header where seen[c] == nil {
+            seen[c] = keys.count
+            keys.append((c, "nil"))
+        }
+        for (n, r) in records.enumerated() {
             guard case .dictionary(let d) = r else { continue }
-            for (k, v) in d.sorted(by: { $0.key < $1.key }) {
+            // Only a record with a key not seen yet needs its text read again for the order.
+            let order = d.keys.contains { seen[$0] == nil } ? (document?.keys(of: n) ?? []) + d.keys.sorted() : Array(d.keys)
+            for k in order {
+                guard let v = d[k] else { continue }
                 if let i = seen[k] {
                     if keys[i].type == "nil" { keys[i].type = Self.kind(v) }
                 } else {
@@ -33,12 +49,11 @@ final class MemorySource: QuerySource {
                 }
             }
         }
-        // Keys in order of first appearance, each row's keys taken alphabetically.
-        self.keys = keys
-        title = "\(file): \(records.count.formatted()) rows in memory"
+        return keys
     }
 
-    private static func read(_ url: URL, data given: Data?) throws -> [PredicateValue] {
+    /// The records, a CSV file's header, and a JSON file's document (for the order of its keys).
+    private static func read(_ url: URL, data given: Data?) throws -> ([PredicateValue], [String], JSONDocument?) {
         let file = url.lastPathComponent.lowercased()
         let data: Data
         if let given { data = given } else {
@@ -52,19 +67,21 @@ final class MemorySource: QuerySource {
             guard let value = PredicateValue(any: object) else {
                 throw ReplError("\(url.lastPathComponent) holds values PQL cannot read")
             }
-            if case .array(let rows) = value { return rows }
-            return [value]
+            if case .array(let rows) = value { return (rows, [], nil) }
+            return ([value], [], nil)
         }
         if file.hasSuffix(".csv") || file.hasSuffix(".zip") {
             let table = try ImportTable.read(contentsOf: url)
-            return table.rows.map { row in
+            let rows = table.rows.map { row -> PredicateValue in
                 var d: [String: PredicateValue] = [:]
                 for (i, c) in table.columns.enumerated() where i < row.count && !row[i].isNull { d[c] = row[i] }
                 return .dictionary(d)
             }
+            return (rows, table.columns, nil)
         }
         do {
-            return try JSONDocument(bytes: [UInt8](data)).values
+            let document = try JSONDocument(bytes: [UInt8](data))
+            return (document.values, [], document)
         } catch {
             throw ReplError("\(url.lastPathComponent) is not a JSON array or JSON Lines: \(error)",
                             hint: "pql opens SQLite databases, .json, .jsonl, .csv, .csv.zip and .plist files")

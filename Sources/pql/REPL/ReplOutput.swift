@@ -31,7 +31,7 @@ final class ResultFile {
     /// FIFO stays what it is.
     init(_ path: String) throws {
         self.path = path
-        let expanded = (path as NSString).expandingTildeInPath
+        let expanded = UserPath.expanded(path)
         let fd = open(expanded, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else {
             let reason = String(cString: strerror(errno))
@@ -88,7 +88,9 @@ extension ReplSession {
         case "once":
             guard !value.isEmpty else { throw ReplError("which file?", hint: "write .once FILE: the next result goes to FILE") }
             io.once = try ResultFile(value)
-        case "headers": io.headers = try Self.onOff(argument, ".headers")
+        case "headers":
+            if argument.isEmpty { return output("headers \(io.headers ? "on" : "off")\n") }
+            io.headers = try Self.onOff(argument, ".headers")
         case "nullvalue": io.nullText = argument.isEmpty ? nil : value
         case "pager":
             if argument.isEmpty { return output("pager \(io.pager ? "on" : "off"): \(Pager.command ?? "none found")\n") }
@@ -102,13 +104,36 @@ extension ReplSession {
     func readScript(_ argument: String) throws {
         let path = Self.unquoted(argument)
         guard !path.isEmpty else { throw ReplError("which file?", hint: "write .read FILE: its lines run as if typed") }
-        let expanded = (path as NSString).expandingTildeInPath
+        let expanded = UserPath.expanded(path)
         guard !io.reading.contains(expanded) else {
             throw ReplError("'\(path)' is already being read", hint: "a script that reads itself would never end")
         }
+        runScript(try Self.scriptText(path, expanded), named: path, key: expanded)
+    }
+
+    /// The most bytes a script (a `.read` file, the startup file) may hold.
+    static let scriptByteLimit = 16 << 20
+
+    /// A script's text: a regular file, or a pipe or FIFO read to its end, up to
+    /// ``scriptByteLimit``. A device (`/dev/zero` never ends) or a socket is refused before
+    /// reading, and a file holding a NUL byte as binary: one error rather than one per line.
+    static func scriptText(_ path: String, _ expanded: String) throws(ReplError) -> String {
+        var info = stat()
+        if stat(expanded, &info) == 0 {
+            let kind: String? = switch info.st_mode & S_IFMT {
+            case S_IFCHR: "a character device"
+            case S_IFBLK: "a block device"
+            case S_IFSOCK: "a socket"
+            default: nil
+            }
+            if let kind { throw ReplError("'\(path)' is \(kind), not a script", hint: ".read runs a text file (or a pipe) of predicates and commands") }
+        }
         let data: Data
-        do { data = try InputFile.read(expanded) } catch { throw ReplError(error.message, hint: error.hint) }
-        runScript(String(decoding: data, as: UTF8.self), named: path, key: expanded)
+        do { data = try InputFile.read(expanded, limit: scriptByteLimit) } catch { throw ReplError(error.message, hint: error.hint) }
+        if data.contains(0) {
+            throw ReplError("'\(path)' is a binary file, not a script (it holds NUL bytes)", hint: ".read runs a text file of predicates and commands")
+        }
+        return String(decoding: data, as: UTF8.self)
     }
 
     /// Runs the lines of a script (a `.read` file, the startup file).
@@ -125,12 +150,19 @@ extension ReplSession {
         for (n, line) in lines.enumerated() {
             if pending.isEmpty { first = n }
             guard pending.add(String(line)) || n == lines.count - 1 else { continue }
-            let before = failureCount
-            let goOn = handle(pending.text)
+            let goOn = handle(pending.text, in: name, line: first + 1)
             pending.clear()
-            if failureCount > before { errorOutput("note: in \(name), line \(first + 1)") }
             if !goOn { break }
         }
+    }
+
+    /// Runs an entry of a script (a file, piped standard input); a failure is followed by the
+    /// script's name and the entry's first line, as the error's own `line 1` counts in the entry.
+    func handle(_ entry: String, in name: String, line: Int) -> Bool {
+        let before = failureCount
+        let goOn = handle(entry)
+        if failureCount > before { errorOutput("note: in \(name), line \(line)") }
+        return goOn
     }
 
     static func unquoted(_ s: String) -> String {
@@ -161,8 +193,7 @@ enum StartupFile {
     static func run(in session: ReplSession) {
         guard let path = path else { return }
         do {
-            let data = try InputFile.read(path)
-            session.runScript(String(decoding: data, as: UTF8.self), named: path, key: path)
+            session.runScript(try ReplSession.scriptText(path, path), named: path, key: path)
         } catch {
             session.errorOutput("pql: cannot read the startup file: \(error.message) (--no-rc skips it)")
         }

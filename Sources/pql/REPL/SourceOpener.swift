@@ -14,7 +14,7 @@ enum SourceOpener {
             let store = try DemoDatabase.open(readOnly: true)
             return StoreSource(store: store, title: "the nycflights13 demo (flights from New York City in 2013)")
         }
-        let expanded = (path as NSString).expandingTildeInPath
+        let expanded = UserPath.expanded(path)
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: expanded, isDirectory: &isDirectory) else {
             throw ReplError("no file at '\(path)'", hint: "check the path; `:demo:` opens the demo database")
