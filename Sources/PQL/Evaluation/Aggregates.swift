@@ -172,6 +172,9 @@ extension SharedSemantics {
         package enum Operation: String, CaseIterable, Sendable {
             case sumOperator = "@sum", averageOperator = "@avg", minOperator = "@min", maxOperator = "@max"
             case sum = "sum:", average = "average:", min = "min:", max = "max:"
+
+            /// Whether it is the collection operator's form (`@sum`), not the function's (`sum:`).
+            package var isCollectionOperator: Bool { CollectionOperator(component: rawValue) != nil }
         }
 
         package let operation: Operation
