@@ -52,6 +52,30 @@ import Testing
         #expect(sqlite.render(.parenthesized(.unaryPlus(x))) == #"(+t0."x")"#)
     }
 
+    /// A second spelling of the same structure, as another database's dialect would give:
+    /// `$n` parameters, schema-qualified functions, TRUE and FALSE.
+    struct DollarDialect: SQLDialect {
+        func quote(_ name: String) -> String { SQLiteDialect().quote(name) }
+        func parameter(_ slot: Int) -> String { "$\(slot + 1)" }
+        func boolean(_ value: Bool) -> String { value ? "TRUE" : "FALSE" }
+        func name(of function: SQLFunction) -> String { "pql." + SQLiteDialect().name(of: function) }
+        func page(limit: SQLNode, offset: SQLNode) -> String { " LIMIT \(render(limit)) OFFSET \(render(offset))" }
+        func collation(_ comparison: SortRule.Comparison) -> String { comparison == .literal ? "" : #" COLLATE "C""# }
+    }
+
+    @Test func anotherDialectSpellsTheSameCompiledStatement() throws {
+        let query = try EntityQuery("Person", where: "name ==[c] 'x' AND (age > 1 OR NOT TRUEPREDICATE)",
+                                    sort: [SortRule("name", comparison: .caseInsensitive)], limit: 5)
+        var sqlite = try SelectBuilder(model: PeopleModel.model, query: query)
+        var dollar = try SelectBuilder(model: PeopleModel.model, query: query, dialect: DollarDialect())
+        let a = try sqlite.keys(), b = try dollar.keys()
+        #expect(a.bindings == b.bindings)
+        #expect(a.sql == #"SELECT t0."Z_PK" FROM "Person" t0 WHERE (pql_compare(?2, ?3, t0."name", ?4, ?1, ?5, 2) AND (t0."age" > ?6 OR NOT (1))) ORDER BY t0."name" COLLATE PQL_NOCASE ASC, t0."Z_PK" LIMIT ?7 OFFSET ?8"#,
+                "\(a.sql)")
+        #expect(b.sql == #"SELECT t0."Z_PK" FROM "Person" t0 WHERE (pql.pql_compare($2, $3, t0."name", $4, $1, $5, 2) AND (t0."age" > $6 OR NOT (TRUE))) ORDER BY t0."name" COLLATE "C" ASC, t0."Z_PK" LIMIT $7 OFFSET $8"#,
+                "\(b.sql)")
+    }
+
     @Test func aJoinIsStructureTheDialectSpells() throws {
         let model = PeopleModel.model
         var compiler = PredicateSQLCompiler(model: model)

@@ -9,8 +9,8 @@ struct SelectBuilder {
     let entity: ModelEntity
     var compiler: PredicateSQLCompiler
     let scope: SQLScope
-    /// How the statement is spelled.
-    let dialect = SQLiteDialect()
+    /// How the statement is spelled: the compiler's structure is the same for every database.
+    let dialect: any SQLDialect
 
     /// A statement and how to read its columns.
     struct Statement {
@@ -23,7 +23,9 @@ struct SelectBuilder {
         var hasEntityColumn = false
     }
 
-    init(model: StoreModel, query: EntityQuery, indexedColumns: Set<IndexedColumn>? = nil) throws(StoreError) {
+    init(model: StoreModel, query: EntityQuery, indexedColumns: Set<IndexedColumn>? = nil,
+         dialect: any SQLDialect = SQLiteDialect()) throws(StoreError) {
+        self.dialect = dialect
         self.model = model
         self.query = query
         entity = try model.entity(named: query.entity)
