@@ -357,9 +357,13 @@ struct SQLCase: Sendable, CustomTestStringConvertible {
         #expect(tail.contains(#"t0."age" = ?64) OR (t0."age" = ?65 OR"#))
         #expect(tail.hasSuffix(#"t0."age" = ?192) OR (t0."age" = ?193 OR t0."age" = ?194 OR t0."age" = ?195 OR t0."age" = ?196 OR t0."age" = ?197 OR t0."age" = ?198 OR t0."age" = ?199 OR t0."age" = ?200))"#))
         #expect(c.bindings.count == 200)
-        #expect(PredicateSQLCompiler.chain(["a"], " OR ") == "a")
-        #expect(PredicateSQLCompiler.chain(["a", "b"], " OR ") == "(a OR b)")
-        #expect(PredicateSQLCompiler.chain((0..<65).map(String.init), " AND ") == "((" + (0..<64).map(String.init).joined(separator: " AND ") + ") AND 64)")
+        let sqlite = SQLiteDialect()
+        func chain(_ terms: [Int64], _ op: SQLBinaryOperator) -> String {
+            sqlite.render(PredicateSQLCompiler.chain(terms.map { SQLNode.integer($0) }, op))
+        }
+        #expect(chain([1], .or) == "1")
+        #expect(chain([1, 2], .or) == "(1 OR 2)")
+        #expect(chain(Array(0..<65), .and) == "((" + (0..<64).map(String.init).joined(separator: " AND ") + ") AND 64)")
     }
 
     // MARK: order, limit, offset

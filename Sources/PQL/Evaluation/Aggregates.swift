@@ -5,7 +5,7 @@ enum Aggregates {
     /// The error for an element of a sum or an average that is not a number; a nil in a
     /// function form gets a hint toward the operator, which counts it as 0.
     static func nonNumber(_ v: PredicateValue, what: String) -> EvalError {
-        if v.isNull, !what.hasPrefix("@") {
+        if v.isNull, SharedSemantics.Aggregate.Operation(rawValue: what)?.isCollectionOperator == false {
             let op = what == "average:" ? "@avg" : "@" + what.dropLast()
             return EvalError.aggregate("\(what) found nil among the numbers",
                                        hint: "the collection operator \(op) counts nil as 0: write items.\(op).value")
@@ -172,6 +172,9 @@ extension SharedSemantics {
         package enum Operation: String, CaseIterable, Sendable {
             case sumOperator = "@sum", averageOperator = "@avg", minOperator = "@min", maxOperator = "@max"
             case sum = "sum:", average = "average:", min = "min:", max = "max:"
+
+            /// Whether it is the collection operator's form (`@sum`), not the function's (`sum:`).
+            package var isCollectionOperator: Bool { CollectionOperator(component: rawValue) != nil }
         }
 
         package let operation: Operation

@@ -140,3 +140,38 @@ extension Decimal {
         return result
     }
 }
+
+extension BuiltinFunction {
+    /// The kind of this function's non-nil results for arguments of `arguments`' kinds, as the
+    /// evaluator computes them (`Arithmetic`, `SharedSemantics.function`): integers stay
+    /// integers, any double makes a double, a decimal (and no double) a decimal; a date moved
+    /// by a number is a date, the difference of two dates a double. `unknown` where the kinds
+    /// do not decide it (an unknown argument, a function whose result kind depends on values).
+    /// One exception the kinds cannot see: a decimal divided by zero, or its remainder by
+    /// zero, is the integer 0 (Apple's implementation).
+    ///
+    /// ```swift
+    /// BuiltinFunction.multiply.resultKind([.integer, .decimal])   // .decimal
+    /// BuiltinFunction.length.resultKind([.string])                // .integer
+    /// ```
+    package func resultKind(_ arguments: [ValueKind]) -> ValueKind {
+        switch self {
+        case .uppercase, .lowercase, .canonical: return .string
+        case .length, .bitwiseAnd, .bitwiseOr, .bitwiseXor, .leftShift, .rightShift, .onesComplement: return .integer
+        case .sqrt, .log, .ln, .exp, .floor, .ceiling, .trunc, .power, .random: return .real
+        case .now: return .date
+        case .add, .subtract:
+            if arguments.contains(.date) { return arguments.allSatisfy { $0 == .date } ? .real : .date }
+            return Self.numericKind(arguments)
+        case .multiply, .divide, .modulus, .abs, .negate:
+            return arguments.contains(.date) ? .unknown : Self.numericKind(arguments)
+        case .randomn: return .integer
+        default: return .unknown
+        }
+    }
+
+    /// Integer, unless a double or a decimal takes part (booleans count as integers).
+    private static func numericKind(_ arguments: [ValueKind]) -> ValueKind {
+        arguments.contains(.unknown) ? .unknown : arguments.contains(.real) ? .real : arguments.contains(.decimal) ? .decimal : .integer
+    }
+}

@@ -21,7 +21,7 @@ extension ExpressionNode {
         case .keyPathOn(let base, _): return base.isRowIndependent   // {1, 2}.@sum
         case .aggregate(let items): return items.allSatisfy(\.isRowIndependent)
         case .function(let f, let args):
-            return f != .random && f != .randomn && f != .now && args.allSatisfy(\.isRowIndependent)
+            return f.isDeterministic && args.allSatisfy(\.isRowIndependent)
         case .index(let e, let sub):
             if case .expression(let i) = sub { return e.isRowIndependent && i.isRowIndependent }
             return e.isRowIndependent

@@ -303,7 +303,7 @@ struct EvaluatorCompiler<Root> {
     /// the values it yields.
     func compileKeyPath(_ path: [String]) throws(EvalError) -> ExpressionFunction<Root> {
         guard let first = path.first else { return { _, _ in .null } }
-        if first.hasPrefix("@") {
+        if CollectionOperator.isOperator(first) {
             let selfValue = reader.selfValue
             let rest = path[...]
             return { root, state throws(EvalError) in

@@ -12,7 +12,7 @@ import Foundation
 enum FastPaths {
     static func comparison<Root>(_ c: ComparisonNode, options: StringOptions,
                                  reader: ValueReader<Root>) throws(EvalError) -> PredicateFunction<Root>? {
-        guard case .keyPath(let path) = c.lhs, path.count == 1, !path[0].hasPrefix("@"),
+        guard case .keyPath(let path) = c.lhs, path.count == 1, !CollectionOperator.isOperator(path[0]),
               case .constant(let constant) = c.rhs else { return nil }
         if let rawKey = reader.rawKey {
             return try dictionary(c, rawKey(path[0]), constant, options, reader)

@@ -10,7 +10,7 @@ enum KeyPathReading {
         var i = path.startIndex
         while i < path.endIndex {
             let key = path[i]
-            if key.hasPrefix("@") {
+            if CollectionOperator.isOperator(key) {
                 return try CollectionOperators.apply(key, to: current, rest: path[(i + 1)...])
             }
             current = try value(current, key: key)
@@ -47,11 +47,50 @@ enum KeyPathReading {
     }
 }
 
+/// A KVC collection operator (reference §4.3): a key path component that starts with `@`.
+/// The evaluator applies them here; the store's SQL compiler reads the same enum to decide
+/// what it can compute in SQL.
+///
+/// ```swift
+/// CollectionOperator(component: "@avg")   // .average
+/// CollectionOperator.isOperator("@foo")   // true: an operator, though not one PQL knows
+/// ```
+package enum CollectionOperator: String, CaseIterable, Sendable {
+    case count = "@count", sum = "@sum", average = "@avg", min = "@min", max = "@max"
+    case unionOfObjects = "@unionOfObjects", distinctUnionOfObjects = "@distinctUnionOfObjects"
+    case unionOfArrays = "@unionOfArrays", distinctUnionOfArrays = "@distinctUnionOfArrays"
+    case unionOfSets = "@unionOfSets", distinctUnionOfSets = "@distinctUnionOfSets"
+
+    /// The operator a key path component names; nil for a plain key and for an unknown `@name`.
+    package init?(component: String) { self.init(rawValue: component) }
+
+    /// Whether a key path component is a collection operator's place (known or not): the
+    /// evaluator applies it, or reports it unknown, rather than reading it as a key.
+    package static func isOperator(_ component: String) -> Bool { component.hasPrefix("@") }
+
+    /// The shared aggregate that computes `@sum`, `@avg`, `@min` and `@max`.
+    package var aggregate: SharedSemantics.Aggregate.Operation? {
+        switch self {
+        case .sum: return .sumOperator
+        case .average: return .averageOperator
+        case .min: return .minOperator
+        case .max: return .maxOperator
+        default: return nil
+        }
+    }
+
+    /// Whether the operator needs a key after it (`@sum.price`); `@count` takes none.
+    package var takesKey: Bool { self != .count }
+}
+
 /// The KVC collection operators of reference §4.3.
 enum CollectionOperators {
-    static func apply(_ op: String, to base: PredicateValue, rest: ArraySlice<String>) throws(EvalError) -> PredicateValue {
+    static func apply(_ name: String, to base: PredicateValue, rest: ArraySlice<String>) throws(EvalError) -> PredicateValue {
         if base.isNull { return .null }
-        if op == "@count" {
+        // An unknown operator is reported where the evaluator always reported it: after the
+        // collection and its elements' keys were read.
+        let op = CollectionOperator(component: name)
+        if op == .count {
             guard rest.isEmpty else {
                 throw EvalError.unsupported("@count takes no key after it", hint: "write items.@count")
             }
@@ -62,39 +101,41 @@ enum CollectionOperators {
             }
         }
         guard let elements = base.collectionElements ?? (base.dictionaryValues) else {
-            throw EvalError.notACollection("\(op) needs a collection, not \(base.kindDescription)")
+            throw EvalError.notACollection("\(name) needs a collection, not \(base.kindDescription)")
         }
         var values: [PredicateValue] = []
         values.reserveCapacity(elements.count)
         for e in elements { values.append(rest.isEmpty ? e : try KeyPathReading.value(e, path: rest)) }
-        switch op {
-        case "@sum", "@avg", "@min", "@max":
-            var aggregate = SharedSemantics.Aggregate(op)!
+        if let operation = op?.aggregate {
+            var aggregate = SharedSemantics.Aggregate(operation)
             for v in values { try aggregate.add(v) }
             return try aggregate.result()
-        case "@unionOfObjects":
+        }
+        switch op {
+        case .unionOfObjects?:
             return .array(values.filter { !$0.isNull })
-        case "@distinctUnionOfObjects":
+        case .distinctUnionOfObjects?:
             return .array(Aggregates.distinct(values.filter { !$0.isNull }))
-        case "@unionOfArrays", "@distinctUnionOfArrays", "@unionOfSets", "@distinctUnionOfSets":
+        case .unionOfArrays?, .distinctUnionOfArrays?, .unionOfSets?, .distinctUnionOfSets?:
             var flat: [PredicateValue] = []
             for v in values where !v.isNull {
                 guard let inner = v.collectionElements else {
-                    throw EvalError.notACollection("\(op) needs a collection of collections, found \(v.kindDescription)")
+                    throw EvalError.notACollection("\(name) needs a collection of collections, found \(v.kindDescription)")
                 }
                 flat.append(contentsOf: inner)
             }
-            let result = op.hasPrefix("@distinct") || op.hasSuffix("Sets") ? Aggregates.distinct(flat) : flat
-            return op.hasSuffix("Sets") ? .set(result) : .array(result)
+            let sets = op == .unionOfSets || op == .distinctUnionOfSets
+            let result = op != .unionOfArrays ? Aggregates.distinct(flat) : flat
+            return sets ? .set(result) : .array(result)
         default:
-            throw EvalError(kind: .unsupported, message: "unknown collection operator \(op)",
-                            hint: Spelling.nearest(to: op, in: known).map { "did you mean \($0)?" }
+            // nil: `@count` and the aggregates returned above.
+            throw EvalError(kind: .unsupported, message: "unknown collection operator \(name)",
+                            hint: Spelling.nearest(to: name, in: known).map { "did you mean \($0)?" }
                                 ?? "the operators are " + known.joined(separator: ", "))
         }
     }
 
-    static let known = ["@count", "@sum", "@avg", "@min", "@max", "@unionOfObjects", "@distinctUnionOfObjects",
-                        "@unionOfArrays", "@distinctUnionOfArrays", "@unionOfSets", "@distinctUnionOfSets"]
+    static let known = CollectionOperator.allCases.map(\.rawValue)
 }
 
 extension PredicateValue {

@@ -90,7 +90,7 @@ extension PredicateReadable {
     /// Checks a key path against the declared keys, through nested typed values; collection
     /// operators and `self` end the check (what follows them is read dynamically).
     static func checkKeyPath(_ path: ArraySlice<String>) throws(EvalError) {
-        guard let name = path.first, !name.hasPrefix("@"), name != "self" else { return }
+        guard let name = path.first, !CollectionOperator.isOperator(name), name != "self" else { return }
         guard let accessor = predicateKeys.accessors[name] else {
             throw EvalError(kind: .unknownKey, message: "\(Self.self) has no key '\(name)'",
                             hint: keyHint(name, predicateKeys.names))

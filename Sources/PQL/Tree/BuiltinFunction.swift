@@ -152,6 +152,20 @@ public enum BuiltinFunction: String, Hashable, Sendable, CaseIterable {
         return names
     }()
 
+    /// Whether two calls with equal arguments give equal results, at any time: every function
+    /// but `random()`, `randomn:` and `now()`. A call of a deterministic function on constants
+    /// is computed once, when compiling (``ExpressionNode/isRowIndependent``).
+    ///
+    /// ```swift
+    /// BuiltinFunction.sqrt.isDeterministic     // true
+    /// BuiltinFunction.random.isDeterministic   // false
+    /// ```
+    package var isDeterministic: Bool { !isRandom && self != .now }
+
+    /// Whether each call draws a new random value (`random()`, `randomn:`): unlike `now()`,
+    /// which one statement may read once, such a call must run wherever it is written.
+    package var isRandom: Bool { self == .random || self == .randomn }
+
     /// Every name the parser accepts, for suggestions.
     static var allSpellings: [String] {
         allCases.filter { $0 != .negate }.map(\.rawValue) + shortNames.keys.sorted()

@@ -54,19 +54,20 @@ enum GroupStatement {
         let query = EntityQuery(group.entity, predicate: group.predicate, variables: group.variables, limits: group.limits)
         var b = try SelectBuilder(model: model, query: query, indexedColumns: indexedColumns)
         let w = try b.whereClause()
-        var columns: [(sql: String, kind: SQLKind)] = []
+        let dialect = b.dialect
+        var columns: [(node: SQLNode, kind: SQLKind)] = []
         for path in plan.keys {
             switch try b.compiler.resolve(path, from: b.scope, alias: "t0", entity: b.entity, whole: path) {
-            case .scalar(let e) where !e.isObject: columns.append((e.sql, e.kind))
+            case .scalar(let e) where !e.isObject: columns.append((e.node, e.kind))
             default:
                 let key = path.joined(separator: ".")
                 throw StoreError(.unsupported, "cannot group by '\(key)'", hint: "group by an attribute, or an attribute of a to-one relationship: \(key).name")
             }
         }
-        let groupBy = columns.map(\.sql)
+        let groupBy = columns.map { dialect.render($0.node) }
         for item in plan.items {
             guard let operation = item.operation else {
-                columns.append(("count(*)", .integer))
+                columns.append((.countAll, .integer))
                 continue
             }
             let argument = group.variables.isEmpty ? item.argument : item.argument.substituting(group.variables)
@@ -85,38 +86,33 @@ enum GroupStatement {
             case .sum, .sumOperator: kind = x.kind == .boolean ? .integer : x.kind.domain == .number ? x.kind : .unknown
             default: kind = x.kind
             }
-            columns.append(("\(SQLiteFunctions.aggregateName(operation))(\(x.sql), \(tag), 1)", kind))
+            // The grouped form (value, kind, 1): nils skipped, a group without values nil.
+            columns.append((.call(.aggregate(operation), [x.node, tag, .integer(1)]), kind))
         }
-        let names = columns.indices.map { SQLIdentifier.quote("c\($0)") }
-        let inner = "SELECT " + zip(columns, names).map { "\($0.sql) AS \($1)" }.joined(separator: ", ")
-            + " FROM \(b.scope.fromClause)\(w)" + (groupBy.isEmpty ? "" : " GROUP BY " + groupBy.joined(separator: ", "))
+        let names = columns.indices.map { dialect.quote("c\($0)") }
+        let inner = "SELECT " + zip(columns, names).map { "\(dialect.render($0.node)) AS \($1)" }.joined(separator: ", ")
+            + " FROM \(dialect.from(b.scope))\(w)" + (groupBy.isEmpty ? "" : " GROUP BY " + groupBy.joined(separator: ", "))
         var outer = "SELECT \(names.joined(separator: ", ")) FROM (\(inner)) g"
         if plan.having != .constant(true) {
             for (i, c) in columns.enumerated() {
-                b.compiler.variables[GroupPlan.variableName(i)] = .value(SQLExpression(sql: "g.\(names[i])", kind: c.kind, nullable: true))
+                b.compiler.variables[GroupPlan.variableName(i)] = .value(SQLExpression(node: .column(alias: "g", name: "c\(i)"), kind: c.kind, nullable: true))
             }
             let having = group.variables.isEmpty ? plan.having : plan.having.substituting(group.variables)
             // Every key path became a variable: the scope only satisfies the compiler's signature.
             let scope = b.compiler.makeScope(b.entity)
             let c = try b.compiler.compile(having, in: scope)
-            outer += " WHERE \(c.sql)"
+            outer += " WHERE \(dialect.render(c.node))"
         }
         var order: [String] = []
         for (column, rule) in plan.sort {
-            let collate: String
-            switch rule.comparison {
-            case .literal: collate = ""
-            case .caseInsensitive: collate = " COLLATE PQL_NOCASE"
-            case .localized: collate = " COLLATE PQL_LOCALIZED"
-            }
-            order.append("\(names[column])\(collate) \(rule.ascending ? "ASC" : "DESC")")
+            order.append("\(names[column])\(dialect.collation(rule.comparison)) \(rule.ascending ? "ASC" : "DESC")")
         }
         order += plan.keys.indices.map { "\(names[$0]) ASC" }
         if !order.isEmpty { outer += " ORDER BY " + order.joined(separator: ", ") }
         if group.limit != nil || group.offset > 0 {
             let l = b.compiler.bindRaw(.integer(Int64(group.limit ?? -1)))
             let o = b.compiler.bindRaw(.integer(Int64(group.offset)))
-            outer += " LIMIT \(l) OFFSET \(o)"
+            outer += dialect.page(limit: l, offset: o)
         }
         return (CompiledSQL(sql: outer, bindings: b.compiler.bindings.values), columns.map(\.kind))
     }

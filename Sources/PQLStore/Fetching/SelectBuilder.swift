@@ -9,6 +9,8 @@ struct SelectBuilder {
     let entity: ModelEntity
     var compiler: PredicateSQLCompiler
     let scope: SQLScope
+    /// How the statement is spelled: the compiler's structure is the same for every database.
+    let dialect: any SQLDialect
 
     /// A statement and how to read its columns.
     struct Statement {
@@ -21,7 +23,9 @@ struct SelectBuilder {
         var hasEntityColumn = false
     }
 
-    init(model: StoreModel, query: EntityQuery, indexedColumns: Set<IndexedColumn>? = nil) throws(StoreError) {
+    init(model: StoreModel, query: EntityQuery, indexedColumns: Set<IndexedColumn>? = nil,
+         dialect: any SQLDialect = SQLiteDialect()) throws(StoreError) {
+        self.dialect = dialect
         self.model = model
         self.query = query
         entity = try model.entity(named: query.entity)
@@ -38,21 +42,24 @@ struct SelectBuilder {
                              hint: "flatten it: AND and OR take any number of operands")
         }
         var parts: [String] = []
-        if let f = compiler.entityFilter(entity, alias: "t0") { parts.append(f) }
+        if let f = compiler.entityFilter(entity, alias: "t0") { parts.append(dialect.render(f)) }
         var compiler = self.compiler
-        let (query, scope) = (self.query, self.scope)
-        let c = try LargeStack.run(if: depth > PredicateNode.inlineCompileDepth) { () throws(StoreError) in
+        let (query, scope, dialect) = (self.query, self.scope, self.dialect)
+        // Rendering walks the SQL structure recursively too: on the same large stack.
+        let condition = try LargeStack.run(if: depth > PredicateNode.inlineCompileDepth) { () throws(StoreError) -> String? in
             let predicate = query.variables.isEmpty ? query.predicate : query.predicate.substituting(query.variables)
             // Substituting values for variables keeps the tree's shape: the map still fits.
             // Only the predicate's own pql_* calls point into its map.
             compiler.locator = SourceLocator(map: query.sourceMap, tree: predicate)
             defer { compiler.locator = nil }
-            do throws(StoreError) { return try compiler.compile(predicate, in: scope) } catch {
+            let c: SQLCondition
+            do throws(StoreError) { c = try compiler.compile(predicate, in: scope) } catch {
                 throw error.placed(in: predicate, map: query.sourceMap)
             }
+            return c.isAlwaysTrue ? nil : dialect.render(c.node)
         }
         self.compiler = compiler
-        if c.sql != "1" { parts.append(c.sql) }
+        if let condition { parts.append(condition) }
         return parts.isEmpty ? "" : " WHERE " + parts.joined(separator: " AND ")
     }
 
@@ -66,16 +73,10 @@ struct SelectBuilder {
                 throw StoreError(.unsupported, "cannot sort by '\(rule.keyPath.joined(separator: "."))'",
                                  hint: "sort by an attribute, or an attribute of a to-one relationship")
             }
-            let collate: String
-            switch rule.comparison {
-            case .literal: collate = ""
-            case .caseInsensitive: collate = " COLLATE PQL_NOCASE"
-            case .localized: collate = " COLLATE PQL_LOCALIZED"
-            }
-            terms.append("\(x.sql)\(collate) \(rule.ascending ? "ASC" : "DESC")")
+            terms.append("\(dialect.render(x.node))\(dialect.collation(rule.comparison)) \(rule.ascending ? "ASC" : "DESC")")
         }
         if terms.isEmpty { return "" }
-        terms.append(scope.keyColumn)
+        terms.append(dialect.render(scope.keyColumn))
         return " ORDER BY " + terms.joined(separator: ", ")
     }
 
@@ -83,23 +84,23 @@ struct SelectBuilder {
         guard query.limit != nil || query.offset > 0 else { return "" }
         let l = compiler.bindRaw(.integer(Int64(query.limit ?? -1)))
         let o = compiler.bindRaw(.integer(Int64(query.offset)))
-        return " LIMIT \(l) OFFSET \(o)"
+        return dialect.page(limit: l, offset: o)
     }
 
     /// Whole records: the key, the entity number if entities share the table, every attribute,
     /// and with `links` every to-one relationship's key column.
     mutating func records(links: Bool = false) throws(StoreError) -> Statement {
         let w = try whereClause(), o = try orderClause(), p = pageClause()
-        var columns = [scope.keyColumn]
+        var columns = [dialect.render(scope.keyColumn)]
         var st = Statement(compiled: CompiledSQL(sql: "", bindings: []))
         if model.isInheritanceTree(entity) {
-            columns.append(SQLIdentifier.column(StoreSchema.entityColumn, of: "t0"))
+            columns.append(dialect.column(StoreSchema.entityColumn, of: "t0"))
             st.hasEntityColumn = true
         }
         var seen: Set<String> = []
         for e in model.descendants(entity) {
             for a in model.allAttributes(e) where seen.insert(a.name).inserted {
-                columns.append(SQLIdentifier.column(a.column, of: "t0"))
+                columns.append(dialect.column(a.column, of: "t0"))
                 st.attributes.append((a.name, SQLKind(a.type)))
             }
         }
@@ -108,12 +109,12 @@ struct SelectBuilder {
                 for r in model.allRelationships(e) where !r.isToMany && seen.insert(r.name).inserted {
                     let dest = try model.entity(named: r.destination)
                     let key = r.referencedColumn.flatMap { c in model.allAttributes(dest).first { $0.column == c } }
-                    columns.append(SQLIdentifier.column(r.foreignKeyColumn, of: "t0"))
+                    columns.append(dialect.column(r.foreignKeyColumn, of: "t0"))
                     st.links.append((r.name, key.map { SQLKind($0.type) } ?? .integer))
                 }
             }
         }
-        st.compiled = CompiledSQL(sql: "SELECT \(columns.joined(separator: ", ")) FROM \(scope.fromClause)\(w)\(o)\(p)",
+        st.compiled = CompiledSQL(sql: "SELECT \(columns.joined(separator: ", ")) FROM \(dialect.from(scope))\(w)\(o)\(p)",
                                   bindings: compiler.bindings.values)
         return st
     }
@@ -121,33 +122,41 @@ struct SelectBuilder {
     /// The keys of the matching rows (for batch update and delete).
     mutating func keys() throws(StoreError) -> CompiledSQL {
         let w = try whereClause(), o = try orderClause(), p = pageClause()
-        return CompiledSQL(sql: "SELECT \(scope.keyColumn) FROM \(scope.fromClause)\(w)\(o)\(p)",
+        return CompiledSQL(sql: "SELECT \(dialect.render(scope.keyColumn)) FROM \(dialect.from(scope))\(w)\(o)\(p)",
                            bindings: compiler.bindings.values)
     }
 
     /// The key of each matching row and the value of each expression on it (a batch update
     /// computing its values), with each expression's compiled form for reading the values.
-    mutating func computed(_ expressions: [ExpressionNode], keys: [String]) throws(StoreError) -> (CompiledSQL, [SQLExpression]) {
+    mutating func computed(_ expressions: [ExpressionNode], keys: [String]) throws(StoreError) -> (CompiledSQL, [ComputedColumn]) {
         let deep = expressions.contains { PredicateNode.comparison(ComparisonNode($0, .equal, .constant(.null))).nestsDeeper(than: PredicateNode.inlineCompileDepth) }
         var local = compiler
-        let scope = self.scope, entityName = entity.name
-        let results = try LargeStack.run(if: deep) { () throws(StoreError) -> [SQLExpression] in
-            var out: [SQLExpression] = []
+        let scope = self.scope, entityName = entity.name, dialect = self.dialect
+        // Compiled and rendered on one stack: both walk the expression recursively.
+        let results = try LargeStack.run(if: deep) { () throws(StoreError) -> [(sql: String, column: ComputedColumn)] in
+            var out: [(sql: String, column: ComputedColumn)] = []
             for (e, key) in zip(expressions, keys) {
                 let x = try local.scalar(e, in: scope)
                 if x.isObject {
                     throw StoreError(.unsupported, "the expression for \(entityName).\(key) is a related object, not a value",
                                      hint: "set a to-one relationship to a key, or choose one of the object's attributes")
                 }
-                out.append(x)
+                out.append((dialect.render(x.node), ComputedColumn(kind: x.kind, nullIsNaN: x.nullIsNaN)))
             }
             return out
         }
         compiler = local
         let w = try whereClause(), o = try orderClause(), p = pageClause()
-        let columns = [scope.keyColumn] + results.map { $0.sql }
-        return (CompiledSQL(sql: "SELECT \(columns.joined(separator: ", ")) FROM \(scope.fromClause)\(w)\(o)\(p)",
-                            bindings: compiler.bindings.values), results)
+        let columns = [dialect.render(scope.keyColumn)] + results.map(\.sql)
+        return (CompiledSQL(sql: "SELECT \(columns.joined(separator: ", ")) FROM \(dialect.from(scope))\(w)\(o)\(p)",
+                            bindings: compiler.bindings.values), results.map(\.column))
+    }
+
+    /// How to read a computed column's values.
+    struct ComputedColumn {
+        var kind: SQLKind
+        /// See `SQLExpression.nullIsNaN`.
+        var nullIsNaN: Bool
     }
 
     /// `SELECT count(*)` of the matching rows (after offset and limit, when given).
@@ -155,9 +164,9 @@ struct SelectBuilder {
         let w = try whereClause()
         if query.limit != nil || query.offset > 0 {
             let p = pageClause()
-            return CompiledSQL(sql: "SELECT count(*) FROM (SELECT 1 FROM \(scope.fromClause)\(w)\(p))", bindings: compiler.bindings.values)
+            return CompiledSQL(sql: "SELECT count(*) FROM (SELECT 1 FROM \(dialect.from(scope))\(w)\(p))", bindings: compiler.bindings.values)
         }
-        return CompiledSQL(sql: "SELECT count(*) FROM \(scope.fromClause)\(w)", bindings: compiler.bindings.values)
+        return CompiledSQL(sql: "SELECT count(*) FROM \(dialect.from(scope))\(w)", bindings: compiler.bindings.values)
     }
 
     /// Chosen properties (attributes and to-one key paths like `airline.name`), optionally distinct.
@@ -168,14 +177,14 @@ struct SelectBuilder {
             let path = key.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
             switch try compiler.resolve(path, from: scope, alias: "t0", entity: entity, whole: path) {
             case .scalar(let e) where !e.isObject:
-                columns.append(e.sql)
+                columns.append(dialect.render(e.node))
                 st.attributes.append((key, e.kind))
             case .scalar, .values:
                 throw StoreError(.unsupported, "'\(key)' is a relationship, not a value", hint: "choose one of its attributes: \(key).name")
             case .collection(let src):
-                if src.rest.contains(where: { $0.hasPrefix("@") }) {
+                if src.hasOperator {
                     let e = try compiler.aggregate(src)
-                    columns.append(e.sql)
+                    columns.append(dialect.render(e.node))
                     st.attributes.append((key, .unknown))
                 } else {
                     throw StoreError(.unsupported, "'\(key)' is a to-many key path: one row has many values",
@@ -185,7 +194,7 @@ struct SelectBuilder {
         }
         guard !columns.isEmpty else { throw StoreError(.unsupported, "no properties to fetch", hint: "name at least one attribute") }
         let w = try whereClause(), o = try orderClause(), p = pageClause()
-        st.compiled = CompiledSQL(sql: "SELECT \(distinct ? "DISTINCT " : "")\(columns.joined(separator: ", ")) FROM \(scope.fromClause)\(w)\(o)\(p)",
+        st.compiled = CompiledSQL(sql: "SELECT \(distinct ? "DISTINCT " : "")\(columns.joined(separator: ", ")) FROM \(dialect.from(scope))\(w)\(o)\(p)",
                                   bindings: compiler.bindings.values)
         return st
     }

@@ -131,7 +131,7 @@ public struct StoreModel: Hashable, Sendable {
             if lineage(e).count > entities.count { throw StoreError(.invalidModel, "entity '\(e.name)' is its own ancestor").about(entity: e.name) }
             var names: Set<String> = []
             for a in allAttributes(e) {
-                guard !a.name.isEmpty, !a.name.hasPrefix("@") else { throw StoreError(.invalidModel, "entity '\(e.name)' has an attribute with an invalid name '\(a.name)'").about(entity: e.name, property: a.name) }
+                guard !a.name.isEmpty, !CollectionOperator.isOperator(a.name) else { throw StoreError(.invalidModel, "entity '\(e.name)' has an attribute with an invalid name '\(a.name)'").about(entity: e.name, property: a.name) }
                 guard names.insert(a.name).inserted else { throw StoreError(.invalidModel, "entity '\(e.name)' declares '\(a.name)' twice").about(entity: e.name, property: a.name) }
             }
             for r in allRelationships(e) {

@@ -20,19 +20,19 @@ extension PredicateSQLCompiler {
                 return foldedMembership(x, members, options)
             }
             if options.isLiteral || x.kind.domain != .string {
-                return SQLCondition(sql: "\(x.sql) IN (\(members.map(\.sql).joined(separator: ", ")))", nullable: true)
+                return SQLCondition(node: .inList(x.node, members.map(\.node)), nullable: true)
             }
         }
         if items.isEmpty { return decided(false, evaluating: [x]) }
-        var parts: [String] = []
+        var parts: [SQLNode] = []
         for item in items where !item.isNullConstant {
-            parts.append(try compare(.equal, options: options, x, item).sql)
+            parts.append(try compare(.equal, options: options, x, item).node)
         }
         if parts.isEmpty { return decided(false, evaluating: [x]) }
-        let guardNil = x.nullable ? "\(x.sql) IS NOT NULL AND " : ""
         // Grouped as `chain` groups: a long list must not nest deeper than SQLite parses.
-        let any = parts.count == 1 ? "(\(parts[0]))" : Self.chain(parts, " OR ")
-        return SQLCondition(sql: "(\(guardNil)\(any))", nullable: true)
+        let any = parts.count == 1 ? .parenthesized(parts[0]) : Self.chain(parts, .or)
+        let guarded = x.nullable ? SQLNode.chain([.isNull(x.node, negated: true), any], .and) : any
+        return SQLCondition(node: .parenthesized(guarded), nullable: true)
     }
 
     /// `x IN[cd] {…}` on strings: the members folded once, here, and `x` folded per row by
@@ -41,7 +41,7 @@ extension PredicateSQLCompiler {
     /// fold to a member come first, so the index narrows the rows `pql_fold` sees.
     mutating func foldedMembership(_ x: SQLExpression, _ constants: [SQLExpression], _ options: SharedSemantics.Options) -> SQLCondition {
         let members = constants.compactMap { m -> String? in if case .string(let s)? = m.constant { return s } else { return nil } }
-        var ranges: [String] = []
+        var ranges: [SQLNode] = []
         if options.rawValue == ComparisonOptions.caseInsensitive.rawValue, members.count <= Self.maxRangedMembers,
            let column = x.column, indexedColumns?.contains(column) ?? true {
             var envelopes: [ScalarOrderRange] = []
@@ -51,26 +51,31 @@ extension PredicateSQLCompiler {
                 guard let groups = SharedSemantics.caseInsensitivePrefixRanges(m) else { envelopes = []; break }
                 for g in groups where !envelopes.contains(g.envelope) { envelopes.append(g.envelope) }
             }
-            ranges = envelopes.map { "(\(scalarRange(x, $0)))" }
+            ranges = envelopes.map { .parenthesized(scalarRange(x, $0)) }
         }
         let f = bindRaw(.integer(Int64(optionsRaw(options))))
         // Each member's own parameter takes its fold: a long `IN[c] %@` list binds no more
         // values than `IN %@` does.
-        var list: [String] = []
+        var list: [SQLNode] = []
         for m in constants {
             guard case .string(let s)? = m.constant else { continue }
-            list.append(bindings.replace(m.sql, with: .text(options.fold(s))) ? m.sql : bindRaw(.text(options.fold(s))))
+            if let slot = m.node.parameterSlot {
+                bindings.replace(slot, with: .text(options.fold(s)))
+                list.append(m.node)
+            } else {
+                list.append(bindRaw(.text(options.fold(s))))
+            }
         }
-        let lookup = "pql_fold(\(f), \(x.sql)) IN (\(list.joined(separator: ", ")))"
-        if ranges.isEmpty { return SQLCondition(sql: lookup, nullable: true) }
-        return SQLCondition(sql: "((\(ranges.joined(separator: " OR "))) AND \(lookup))", nullable: true)
+        let lookup = SQLNode.inList(.call(.fold, [f, x.node]), list)
+        if ranges.isEmpty { return SQLCondition(node: lookup, nullable: true) }
+        return SQLCondition(node: .parenthesized(.chain([.parenthesized(.chain(ranges, .or)), lookup], .and)), nullable: true)
     }
 
     /// `x IN rel.attr` / `rel.attr CONTAINS x`: some element equals x.
     mutating func membership(_ x: SQLExpression, in src: CollectionSource, options: SharedSemantics.Options,
                              scope: SQLScope) throws(StoreError) -> SQLCondition {
         if x.isNullConstant { return .alwaysFalse }
-        if src.rest.contains(where: { $0.hasPrefix("@") }) || src.filter != nil {
+        if src.hasOperator || src.filter != nil {
             throw fail(.unsupported, "IN needs the elements of a to-many key path, not an aggregate")
         }
         if src.rest.isEmpty {
@@ -82,14 +87,13 @@ extension PredicateSQLCompiler {
             if element.kind == .string, case .string(let s)? = x.constant, !options.isLiteral, !options.isLocalized {
                 // A constant folded once; each element folded by pql_fold.
                 let f = compiler.bindRaw(.integer(Int64(compiler.optionsRaw(options))))
-                return "pql_fold(\(f), \(element.sql)) = \(compiler.bindRaw(.text(options.fold(s))))"
+                return .binary(.call(.fold, [f, element.node]), .equal, compiler.bindRaw(.text(options.fold(s))))
             }
-            return try compiler.compare(.equal, options: options, element, x).sql
+            return try compiler.compare(.equal, options: options, element, x).node
         }
-        let remote = SQLIdentifier.column(src.remoteColumn, of: from.alias)
-        let guardNil = x.nullable ? "\(x.sql) IS NOT NULL AND " : ""
-        let filter = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
-        return SQLCondition(sql: "(\(guardNil)\(src.outerKey.sql) IN (SELECT \(remote) FROM \(from.fromClause)\(filter)))",
-                            nullable: true)
+        let remote = SQLNode.column(alias: from.alias, name: src.remoteColumn)
+        let member = SQLNode.inSubquery(src.outerKey.node, SQLSelect(columns: [remote], from: from, conditions: conditions), negated: false)
+        let guarded = x.nullable ? SQLNode.chain([.isNull(x.node, negated: true), member], .and) : member
+        return SQLCondition(node: .parenthesized(guarded), nullable: true)
     }
 }

@@ -3,8 +3,9 @@ import PQL
 
 /// Compiles a predicate tree into an SQL condition on one entity's table (reference §8, decision D3).
 ///
-/// Every value becomes a numbered parameter; every identifier comes from the model and is
-/// quoted. Comparisons SQLite answers the evaluator's way (same-kind operands, literal
+/// The result is SQL structure (``SQLNode``), not text: a ``SQLDialect`` spells it once the
+/// statement is complete. Every value becomes a parameter slot; every identifier comes from the
+/// model and is quoted by the dialect. Comparisons SQLite answers the evaluator's way (same-kind operands, literal
 /// options) compile to native SQL an index can serve; everything else goes through the shared
 /// `pql_*` functions, which run the evaluator's own code. To-one key paths become LEFT JOINs;
 /// to-many ones become subqueries (`key IN (SELECT fk …)` for ANY, measured in reference §8.2).
@@ -47,18 +48,18 @@ struct PredicateSQLCompiler {
 
     mutating func bind(_ v: PredicateValue) -> SQLExpression {
         // Collections never reach a parameter: IN and BETWEEN take their elements apart first.
-        let sql = bindings.add(SQLValue(v) ?? .null)
-        return SQLExpression(sql: sql, kind: SQLKind(v), nullable: v.isNull, constant: v)
+        let node = bindings.add(SQLValue(v) ?? .null)
+        return SQLExpression(node: node, kind: SQLKind(v), nullable: v.isNull, constant: v)
     }
 
-    mutating func bindRaw(_ v: SQLValue) -> String { bindings.add(v) }
+    mutating func bindRaw(_ v: SQLValue) -> SQLNode { bindings.add(v) }
 
     /// The rows of `entity` in `scope` (sub-entities share their root's table).
-    mutating func entityFilter(_ entity: ModelEntity, alias: String) -> String? {
+    mutating func entityFilter(_ entity: ModelEntity, alias: String) -> SQLNode? {
         // The root's table holds exactly the root's tree: only a sub-entity needs a filter.
         guard model.isInheritanceTree(entity), entity.parent != nil else { return nil }
-        let list = model.descendants(entity).map { bindRaw(.integer(Int64(model.entityNumber($0)))) }.joined(separator: ", ")
-        return "\(SQLIdentifier.column(StoreSchema.entityColumn, of: alias)) IN (\(list))"
+        let list = model.descendants(entity).map { bindRaw(.integer(Int64(model.entityNumber($0)))) }
+        return .inList(.column(alias: alias, name: StoreSchema.entityColumn), list)
     }
 
     // MARK: predicates
@@ -72,7 +73,7 @@ struct PredicateSQLCompiler {
     /// The last argument of a `pql_*` call that can raise: the index of the node being compiled
     /// in the predicate's source map, or -1. A literal the compiler makes, like the kind tags'
     /// meaning, not a value: it is the same for every value a `%@` or `$variable` takes.
-    var sourceNode: String { String(locator?.node ?? -1) }
+    var sourceNode: SQLNode { .integer(Int64(locator?.node ?? -1)) }
 
     private mutating func compileNode(_ p: PredicateNode, in scope: SQLScope) throws(StoreError) -> SQLCondition {
         switch p {
@@ -83,12 +84,12 @@ struct PredicateSQLCompiler {
             var out: [SQLCondition] = []
             for q in parts { out.append(try compile(q, in: scope)) }
             if out.count == 1 { return out[0] }
-            return SQLCondition(sql: Self.chain(out.map(\.sql), isAnd ? " AND " : " OR "),
+            return SQLCondition(node: Self.chain(out.map(\.node), isAnd ? .and : .or),
                                 nullable: out.contains { $0.nullable }, compound: true)
         case .not(let q):
             let c = try compile(q, in: scope)
             // NULL stands for false everywhere but under NOT (SQL's NOT NULL is NULL).
-            return SQLCondition(sql: c.negated, nullable: false)
+            return SQLCondition(node: c.negated, nullable: false)
         case .comparison(let c):
             return try compile(c, in: scope)
         }
@@ -102,12 +103,12 @@ extension PredicateSQLCompiler {
     static let maxChainLength = 64
 
     /// `(t1 op t2 op …)`, grouped so that SQLite's expression depth stays logarithmic.
-    static func chain(_ terms: [String], _ op: String) -> String {
+    static func chain(_ terms: [SQLNode], _ op: SQLBinaryOperator) -> SQLNode {
         var level = terms
         repeat {
             level = stride(from: 0, to: level.count, by: maxChainLength).map { start in
                 let group = level[start..<min(start + maxChainLength, level.count)]
-                return group.count == 1 ? group[group.startIndex] : "(" + group.joined(separator: op) + ")"
+                return group.count == 1 ? group[group.startIndex] : .parenthesized(.chain(Array(group), op))
             }
         } while level.count > 1
         return level[0]

@@ -7,7 +7,7 @@ final class SQLScope {
     let table: String
     let primaryKey: String
     let alias: String
-    private(set) var joins: [String] = []
+    private(set) var joins: [SQLJoin] = []
     private var joined: [String: (alias: String, entity: ModelEntity)] = [:]
 
     init(entity: ModelEntity, storage: ModelEntity, alias: String) {
@@ -18,7 +18,7 @@ final class SQLScope {
     }
 
     /// This scope's row key, `alias."Z_PK"`.
-    var keyColumn: String { SQLIdentifier.column(primaryKey, of: alias) }
+    var keyColumn: SQLNode { .column(alias: alias, name: primaryKey) }
 
     /// The alias of `relationship`'s destination reached from `from`, joining it once.
     func join(_ relationship: ModelRelationship, from: String, destinationTable: String, destination: ModelEntity,
@@ -26,13 +26,16 @@ final class SQLScope {
         let key = "\(from).\(relationship.name)"
         if let j = joined[key] { return j.alias }
         let a = nextAlias()
-        joins.append("LEFT JOIN \(SQLIdentifier.quote(destinationTable)) \(a) ON \(SQLIdentifier.column(remoteColumn, of: a)) = \(SQLIdentifier.column(localColumn, of: from))")
+        joins.append(SQLJoin(table: destinationTable, alias: a,
+                             on: .binary(.column(alias: a, name: remoteColumn), .equal, .column(alias: from, name: localColumn))))
         joined[key] = (a, destination)
         return a
     }
+}
 
-    /// `FROM table alias JOIN …`
-    var fromClause: String {
-        ([SQLIdentifier.quote(table) + " " + alias] + joins).joined(separator: " ")
-    }
+/// `LEFT JOIN table alias ON condition`.
+struct SQLJoin {
+    var table: String
+    var alias: String
+    var on: SQLNode
 }

@@ -13,16 +13,16 @@ extension PredicateSQLCompiler {
     /// NOT IN, where a NULL in the list would make every miss NULL); `key IN (…)` does not need
     /// it, and the test would cost a comparison per destination row.
     mutating func elements(of src: CollectionSource, correlated: Bool, skipNullKeys: Bool = true,
-                                   body: (inout PredicateSQLCompiler, SQLScope, SQLExpression?) throws(StoreError) -> String?)
-        throws(StoreError) -> (from: SQLScope, conditions: [String])
+                                   body: (inout PredicateSQLCompiler, SQLScope, SQLExpression?) throws(StoreError) -> SQLNode?)
+        throws(StoreError) -> (from: SQLScope, conditions: [SQLNode])
     {
         let inner = makeScope(src.destination)
-        let remote = SQLIdentifier.column(src.remoteColumn, of: inner.alias)
-        var conditions = correlated ? ["\(remote) = \(src.outerKey.sql)"] : skipNullKeys ? ["\(remote) IS NOT NULL"] : []
+        let remote = SQLNode.column(alias: inner.alias, name: src.remoteColumn)
+        var conditions: [SQLNode] = correlated ? [.binary(remote, .equal, src.outerKey.node)] : skipNullKeys ? [.isNull(remote, negated: true)] : []
         if let f = entityFilter(src.destination, alias: inner.alias) { conditions.append(f) }
         // The element value, when the path goes on past the relationship.
         var element: SQLExpression? = nil
-        let rest = src.rest.filter { !$0.hasPrefix("@") }
+        let rest = src.rest.filter { !CollectionOperator.isOperator($0) }
         if !rest.isEmpty {
             switch try resolve(rest, from: inner, alias: inner.alias, entity: src.destination, whole: [src.name] + rest) {
             case .scalar(let x): element = x
@@ -37,7 +37,7 @@ extension PredicateSQLCompiler {
             variables[variable] = element.map { Binding.value($0) } ?? Binding.object(inner)
             defer { variables[variable] = saved }
             // Only `$variable` reaches the element; everything else is the outer row (§4.8).
-            conditions.append(try compile(predicate, in: src.filterScope ?? inner).sql)
+            conditions.append(try compile(predicate, in: src.filterScope ?? inner).node)
         }
         if let extra = try body(&self, inner, element) { conditions.append(extra) }
         return (inner, conditions)
@@ -46,23 +46,24 @@ extension PredicateSQLCompiler {
     /// `(SELECT COUNT(*) …)`: the number of destination rows (SUBQUERY: of those that match).
     mutating func count(_ src: CollectionSource) throws(StoreError) -> SQLExpression {
         let (from, conditions) = try elements(of: src, correlated: true) { _, _, _ throws(StoreError) in nil }
-        return SQLExpression(sql: "(SELECT COUNT(*) FROM \(from.fromClause) WHERE \(conditions.joined(separator: " AND ")))",
+        return SQLExpression(node: .subquery(SQLSelect(columns: [.countAll], from: from, conditions: conditions)),
                              kind: .integer, nullable: false)
     }
 
     /// `rel.@sum.x`, `@avg`, `@min`, `@max`, `@count` (also after a SUBQUERY's filter).
     mutating func aggregate(_ src: CollectionSource) throws(StoreError) -> SQLExpression {
-        let ops = src.rest.filter { $0.hasPrefix("@") }
+        let ops = src.rest.filter(CollectionOperator.isOperator)
         guard ops.count == 1, let op = ops.first else {
             throw fail(.unsupported, "only one collection operator per key path in the store")
         }
-        if op == "@count" {
-            guard src.rest.last == "@count" else {
+        let known = CollectionOperator(component: op)
+        if known == .count {
+            guard src.rest.last == op else {
                 throw fail(.unsupported, "invalid keypath: it continues after @count")
             }
             return try count(src)
         }
-        guard let operation = SharedSemantics.Aggregate.Operation(rawValue: op), op.hasPrefix("@") else {
+        guard let operation = known?.aggregate else {
             throw fail(.unsupported, "the collection operator \(op) has no SQL form",
                        hint: "the store supports @count, @sum, @avg, @min and @max; fetch and use \(op) in memory")
         }
@@ -90,24 +91,24 @@ extension PredicateSQLCompiler {
         }
         guard let value, !value.isObject else {
             throw fail(.unsupported, "\(operation.rawValue) needs an attribute of \(src.name)'s objects",
-                       hint: "write \(operation.rawValue.hasPrefix("@") ? "\(src.name).\(operation.rawValue).attribute" : "\(operation.rawValue)(\(src.name).attribute)")")
+                       hint: "write \(operation.isCollectionOperator ? "\(src.name).\(operation.rawValue).attribute" : "\(operation.rawValue)(\(src.name).attribute)")")
         }
-        let select: String, kind: SQLKind
+        let select: SQLNode, kind: SQLKind
         let native = [.number, .string, .date].contains(value.kind.domain)
         switch operation {
         case .minOperator where native, .maxOperator where native:
-            select = "\(operation == .minOperator ? "min" : "max")(\(value.sql))"
+            select = .call(operation == .minOperator ? .min : .max, [value.node])
             kind = value.kind
         default:
             let tag = bindRaw(.integer(value.tag))
-            select = "\(SQLiteFunctions.aggregateName(operation))(\(value.sql), \(tag), 0, \(sourceNode))"
+            select = .call(.aggregate(operation), [value.node, tag, .integer(0), sourceNode])
             switch operation {
             case .averageOperator, .average: kind = .real
             case .sumOperator, .sum: kind = value.kind == .boolean ? .integer : value.kind.domain == .number ? value.kind : .unknown
             default: kind = value.kind
             }
         }
-        return SQLExpression(sql: "(SELECT \(select) FROM \(from.fromClause) WHERE \(conditions.joined(separator: " AND ")))",
+        return SQLExpression(node: .subquery(SQLSelect(columns: [select], from: from, conditions: conditions)),
                              kind: kind, nullable: operation != .sumOperator && operation != .sum)
     }
 
@@ -115,7 +116,7 @@ extension PredicateSQLCompiler {
     mutating func compileQuantified(_ c: ComparisonNode, options: SharedSemantics.Options, in scope: SQLScope) throws(StoreError) -> SQLCondition {
         let isAll = c.quantifier == .all
         switch try operand(c.lhs, in: scope) {
-        case .collection(let src) where src.filter == nil && !src.rest.contains(where: { $0.hasPrefix("@") }):
+        case .collection(let src) where src.filter == nil && !src.hasOperator:
             if src.rest.isEmpty {
                 throw fail(.unsupported, "\(isAll ? "ALL" : "ANY") \(src.name) compares related objects, which has no SQL form",
                            hint: "compare an attribute of them: \(isAll ? "ALL" : "ANY") \(src.name).attribute \(c.op.symbol) …")
@@ -125,16 +126,16 @@ extension PredicateSQLCompiler {
                 guard let element else { return nil }
                 let r = try compiler.operandForElement(rhs, scope: scope)
                 let cond = try compiler.compareElement(c.op, options: options, element, r, scope: scope)
-                return isAll ? "NOT coalesce(\(cond.sql), 0)" : cond.sql
+                return isAll ? .not(.call(.coalesce, [cond.node, .boolean(false)])) : cond.node
             }
-            let remote = SQLIdentifier.column(src.remoteColumn, of: from.alias)
-            let sub = "SELECT \(remote) FROM \(from.fromClause)" + (conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND "))
+            let sub = SQLSelect(columns: [.column(alias: from.alias, name: src.remoteColumn)], from: from, conditions: conditions)
             if isAll {
                 // ALL over no elements holds (§3.2), including a row whose key is NULL.
-                let nullKey = src.outerKey.nullable ? "\(src.outerKey.sql) IS NULL OR " : ""
-                return SQLCondition(sql: "(\(nullKey)\(src.outerKey.sql) NOT IN (\(sub)))", nullable: false)
+                let notIn = SQLNode.inSubquery(src.outerKey.node, sub, negated: true)
+                return SQLCondition(node: .parenthesized(src.outerKey.nullable ? .chain([.isNull(src.outerKey.node, negated: false), notIn], .or) : notIn),
+                                    nullable: false)
             }
-            return SQLCondition(sql: "\(src.outerKey.sql) IN (\(sub))", nullable: true)
+            return SQLCondition(node: .inSubquery(src.outerKey.node, sub, negated: false), nullable: true)
         case .values(let items):
             // ANY {a, b} == x: one comparison per element.
             var parts: [SQLCondition] = []
@@ -145,8 +146,8 @@ extension PredicateSQLCompiler {
                 if case .scalar(let x) = r { return decided(isAll, evaluating: [x]) }
                 return isAll ? .alwaysTrue : .alwaysFalse
             }
-            let joined = parts.map { isAll ? $0.definite : $0.sql }
-            return SQLCondition(sql: "(" + joined.joined(separator: isAll ? " AND " : " OR ") + ")", nullable: !isAll && parts.contains { $0.nullable })
+            let joined = parts.map { isAll ? $0.definite : $0.node }
+            return SQLCondition(node: .parenthesized(.chain(joined, isAll ? .and : .or)), nullable: !isAll && parts.contains { $0.nullable })
         default:
             throw fail(.unsupported, "\(isAll ? "ALL" : "ANY") needs a to-many key path or a collection on its left",
                        hint: "drop the quantifier for a single value, or quantify over a to-many relationship's attribute")
@@ -156,7 +157,7 @@ extension PredicateSQLCompiler {
     /// The right side of a quantified comparison (a scalar or a collection of values).
     private mutating func operandForElement(_ e: ExpressionNode, scope: SQLScope) throws(StoreError) -> SQLOperand {
         let r = try operand(e, in: scope)
-        if case .collection(let src) = r, src.rest.contains(where: { $0.hasPrefix("@") }) || src.filter != nil {
+        if case .collection(let src) = r, src.hasOperator || src.filter != nil {
             locator?.enter(.expression(e))
             defer { locator?.leave() }
             return .scalar(try aggregateOrCount(src))
@@ -179,7 +180,7 @@ extension PredicateSQLCompiler {
     }
 
     mutating func aggregateOrCount(_ src: CollectionSource) throws(StoreError) -> SQLExpression {
-        src.rest.contains(where: { $0.hasPrefix("@") }) ? try aggregate(src) : try count(src)
+        src.hasOperator ? try aggregate(src) : try count(src)
     }
 
     /// `rel == nil` and `rel != nil` for a to-one relationship; nothing else compares objects.
@@ -189,6 +190,6 @@ extension PredicateSQLCompiler {
             throw fail(.unsupported, "a related object can only be compared with nil in the store",
                        hint: "compare one of its attributes instead: relationship.attribute \(op.symbol) value")
         }
-        return SQLCondition(sql: "\(object.sql) \(op == .equal ? "IS NULL" : "IS NOT NULL")", nullable: false)
+        return SQLCondition(node: .isNull(object.node, negated: op != .equal), nullable: false)
     }
 }

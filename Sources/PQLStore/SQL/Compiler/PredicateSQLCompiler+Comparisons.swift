@@ -68,28 +68,29 @@ extension PredicateSQLCompiler {
             if l.isNullConstant || r.isNullConstant {
                 let other = l.isNullConstant ? r : l
                 if !other.canBeNil { return decided(!eq, evaluating: [other]) }
-                return SQLCondition(sql: "\(other.sql) \(eq ? "IS NULL" : "IS NOT NULL")", nullable: false)
+                return SQLCondition(node: .isNull(other.node, negated: !eq), nullable: false)
             }
             if native && l.nullIsNaN != r.nullIsNaN && l.nullable && r.nullable {
                 // NaN (NULL on one side) against nil (NULL on the other) is unequal; NaN equals
                 // nothing else.
                 let nan = l.nullIsNaN ? l : r
-                return eq ? SQLCondition(sql: "\(l.sql) = \(r.sql)", nullable: true)
-                          : SQLCondition(sql: "(\(l.sql) IS NOT \(r.sql) OR \(nan.sql) IS NULL)", nullable: false)
+                return eq ? SQLCondition(node: .binary(l.node, .equal, r.node), nullable: true)
+                          : SQLCondition(node: .parenthesized(.chain([.binary(l.node, .isNotSame, r.node), .isNull(nan.node, negated: false)], .or)),
+                                         nullable: false)
             }
             if native {
                 if eq && (l.constant != nil || r.constant != nil || !(l.nullable && r.nullable)) {
                     // `=` keeps index use; a NULL column makes it NULL, which counts as false.
-                    return SQLCondition(sql: "\(l.sql) = \(r.sql)", nullable: l.nullable || r.nullable)
+                    return SQLCondition(node: .binary(l.node, .equal, r.node), nullable: l.nullable || r.nullable)
                 }
                 // IS / IS NOT: nil == nil holds, and x != 5 keeps the rows where x is nil (D3).
-                return SQLCondition(sql: "\(l.sql) \(eq ? "IS" : "IS NOT") \(r.sql)", nullable: false)
+                return SQLCondition(node: .binary(l.node, eq ? .isSame : .isNotSame, r.node), nullable: false)
             }
             if l.kind.domain != .unknown, r.kind.domain != .unknown, !(l.kind.domain == .string && r.kind.domain == .string) {
                 // Different kinds are never equal; two nils are.
-                let bothNil = "(\(l.sql) IS NULL AND \(r.sql) IS NULL)"
+                let bothNil = SQLNode.parenthesized(.chain([.isNull(l.node, negated: false), .isNull(r.node, negated: false)], .and))
                 if !l.canBeNil || !r.canBeNil { return decided(!eq, evaluating: [l, r]) }
-                return SQLCondition(sql: eq ? bothNil : "NOT \(bothNil)", nullable: false)
+                return SQLCondition(node: eq ? bothNil : .not(bothNil), nullable: false)
             }
             return shared(op, options, l, r)
         case .lessThan, .lessThanOrEqual, .greaterThan, .greaterThanOrEqual:
@@ -98,16 +99,18 @@ extension PredicateSQLCompiler {
                 let other = l.isNullConstant ? r : l
                 guard op == .lessThanOrEqual || op == .greaterThanOrEqual else { return decided(false, evaluating: [other]) }
                 if l.isNullConstant && r.isNullConstant { return .alwaysTrue }
-                return other.canBeNil ? SQLCondition(sql: "\(other.sql) IS NULL", nullable: false) : decided(false, evaluating: [other])
+                return other.canBeNil ? SQLCondition(node: .isNull(other.node, negated: false), nullable: false) : decided(false, evaluating: [other])
             }
             guard native, l.kind.domain != .data else { return shared(op, options, l, r) }
-            let base = "\(l.sql) \(op.symbol) \(r.sql)"
+            guard let ordering = SQLBinaryOperator(ordering: op) else { return shared(op, options, l, r) }
+            let base = SQLNode.binary(l.node, ordering, r.node)
             // nil <= nil holds, and so does NaN <= NaN (the evaluator finds NaN equal to NaN);
             // nil against NaN does not.
             if (op == .lessThanOrEqual || op == .greaterThanOrEqual) && l.nullable && r.nullable && l.nullIsNaN == r.nullIsNaN {
-                return SQLCondition(sql: "(\(base) OR (\(l.sql) IS NULL AND \(r.sql) IS NULL))", nullable: true)
+                let bothNil = SQLNode.parenthesized(.chain([.isNull(l.node, negated: false), .isNull(r.node, negated: false)], .and))
+                return SQLCondition(node: .parenthesized(.chain([base, bothNil], .or)), nullable: true)
             }
-            return SQLCondition(sql: base, nullable: l.nullable || r.nullable)
+            return SQLCondition(node: base, nullable: l.nullable || r.nullable)
         case .beginsWith:
             if options.isLiteral, l.kind == .string, case .string(let prefix)? = r.constant {
                 return prefixRange(l, prefix)
@@ -143,7 +146,7 @@ extension PredicateSQLCompiler {
     func decided(_ result: Bool, evaluating operands: [SQLExpression]) -> SQLCondition {
         let raising = operands.filter(\.canRaise)
         if raising.isEmpty { return result ? .alwaysTrue : .alwaysFalse }
-        return SQLCondition(sql: "pql_decided(\(result ? 1 : 0), \(raising.map(\.sql).joined(separator: ", ")))", nullable: false)
+        return SQLCondition(node: .call(.decided, [.boolean(result)] + raising.map(\.node)), nullable: false)
     }
 
     /// `pql_compare`: the evaluator decides, row by row (nil rules, kinds, options, errors).
@@ -152,7 +155,7 @@ extension PredicateSQLCompiler {
         let o = bindRaw(.integer(Int64(op.rawValue)))
         let f = bindRaw(.integer(Int64(optionsRaw(options))))
         let lt = bindRaw(.integer(l.tag)), rt = bindRaw(.integer(r.tag))
-        return SQLCondition(sql: "pql_compare(\(o), \(f), \(l.sql), \(lt), \(r.sql), \(rt), \(sourceNode))", nullable: false)
+        return SQLCondition(node: .call(.compare, [o, f, l.node, lt, r.node, rt, sourceNode]), nullable: false)
     }
 
     /// `pql_search`: BEGINSWITH, ENDSWITH, CONTAINS, LIKE and MATCHES through the evaluator's
@@ -167,9 +170,9 @@ extension PredicateSQLCompiler {
         if subject.tag != 0 || pattern.tag != 0 {
             // Dates, booleans and decimals are numbers to SQLite: their kinds name the error.
             let st = bindRaw(.integer(subject.tag)), pt = bindRaw(.integer(pattern.tag))
-            return SQLCondition(sql: "pql_search(\(o), \(f), \(subject.sql), \(pattern.sql), \(st), \(pt), \(sourceNode))", nullable: false)
+            return SQLCondition(node: .call(.search, [o, f, subject.node, pattern.node, st, pt, sourceNode]), nullable: false)
         }
-        return SQLCondition(sql: "pql_search(\(o), \(f), \(subject.sql), \(pattern.sql), \(sourceNode))", nullable: false)
+        return SQLCondition(node: .call(.search, [o, f, subject.node, pattern.node, sourceNode]), nullable: false)
     }
 
     /// Case-sensitive BEGINSWITH as a range an index serves: every string with the prefix, and
@@ -182,14 +185,17 @@ extension PredicateSQLCompiler {
         if next == 0xD800 { next = 0xE000 }
         guard let bumped = Unicode.Scalar(next) else {
             let lo = bindRaw(.text(prefix))
-            return SQLCondition(sql: "(\(l.sql) >= \(lo) AND substr(\(l.sql), 1, \(bindRaw(.integer(Int64(prefix.unicodeScalars.count))))) = \(lo))", nullable: true)
+            let length = bindRaw(.integer(Int64(prefix.unicodeScalars.count)))
+            let head = SQLNode.call(.substring, [l.node, .integer(1), length])
+            return SQLCondition(node: .parenthesized(.chain([.binary(l.node, .greaterThanOrEqual, lo), .binary(head, .equal, lo)], .and)), nullable: true)
         }
         scalars.append(bumped)
         var upper = ""
         upper.unicodeScalars.append(contentsOf: scalars)
         let lo = bindRaw(.text(prefix))
         let hi = bindRaw(.text(upper))
-        return SQLCondition(sql: "(\(l.sql) >= \(lo) AND \(l.sql) < \(hi))", nullable: true)
+        return SQLCondition(node: .parenthesized(.chain([.binary(l.node, .greaterThanOrEqual, lo), .binary(l.node, .lessThan, hi)], .and)),
+                            nullable: true)
     }
 
     /// `BEGINSWITH[c]` with a constant: one range per scalar a match can start with, so an
@@ -198,24 +204,25 @@ extension PredicateSQLCompiler {
     /// á; ẚ folds to aʾ). Ranges of rarer, non-ASCII starts sit behind one comparison with
     /// the lowest of them, so a scan of ASCII-starting text pays a single test for them all.
     mutating func caseInsensitivePrefix(_ l: SQLExpression, _ groups: [PrefixRangeGroup], exact: SQLCondition) -> SQLCondition {
-        func term(_ g: PrefixRangeGroup) -> String {
+        func term(_ g: PrefixRangeGroup) -> SQLNode {
             let envelope = scalarRange(l, g.envelope)
-            if g.certain.isEmpty { return "(\(envelope) AND \(exact.sql))" }
-            let certain = g.certain.map { r -> String in
+            if g.certain.isEmpty { return .parenthesized(.chain([envelope, exact.node], .and)) }
+            let certain = g.certain.map { r -> SQLNode in
                 // The envelope already holds `l >= lower` when the range starts where it does.
-                if r.lower == g.envelope.lower, let upper = r.upper { return "\(l.sql) < \(bindRaw(.text(upper)))" }
-                return "(\(scalarRange(l, r)))"
+                if r.lower == g.envelope.lower, let upper = r.upper { return .binary(l.node, .lessThan, bindRaw(.text(upper))) }
+                return .parenthesized(scalarRange(l, r))
             }
-            return "(\(envelope) AND (\(certain.joined(separator: " OR ")) OR \(exact.sql)))"
+            return .parenthesized(.chain([envelope, .parenthesized(.chain(certain + [exact.node], .or))], .and))
         }
         let ascii = groups.filter { $0.start.isASCII }, rare = groups.filter { !$0.start.isASCII }
         var terms = ascii.map(term)
         if rare.count > 1, let lowest = rare.first {
-            terms.append("(\(l.sql) >= \(bindRaw(.text(lowest.envelope.lower))) AND (\(rare.map(term).joined(separator: " OR "))))")
+            let lower = bindRaw(.text(lowest.envelope.lower))
+            terms.append(.parenthesized(.chain([.binary(l.node, .greaterThanOrEqual, lower), .parenthesized(.chain(rare.map(term), .or))], .and)))
         } else {
             terms += rare.map(term)
         }
-        return SQLCondition(sql: "(\(terms.joined(separator: " OR ")))", nullable: true)
+        return SQLCondition(node: .parenthesized(.chain(terms, .or)), nullable: true)
     }
 
     /// The same test for a column no index serves, where every row pays for every term: one
@@ -226,14 +233,15 @@ extension PredicateSQLCompiler {
         guard let column = l.column, let indexed = indexedColumns, !indexed.contains(column),
               let folded = SharedSemantics.caseInsensitiveASCIIFold(needle) else { return nil }
         let f = bindRaw(.text(folded)), n = bindRaw(.text(needle))
-        return SQLCondition(sql: "pql_prefix_ci(\(l.sql), \(f), \(n), \(sourceNode))", nullable: false)
+        return SQLCondition(node: .call(.prefixCaseInsensitive, [l.node, f, n, sourceNode]), nullable: false)
     }
 
     /// `lower <= l < upper`, with both bounds bound.
-    mutating func scalarRange(_ l: SQLExpression, _ range: ScalarOrderRange) -> String {
+    mutating func scalarRange(_ l: SQLExpression, _ range: ScalarOrderRange) -> SQLNode {
         let lo = bindRaw(.text(range.lower))
-        guard let upper = range.upper else { return "\(l.sql) >= \(lo)" }
-        return "\(l.sql) >= \(lo) AND \(l.sql) < \(bindRaw(.text(upper)))"
+        guard let upper = range.upper else { return .binary(l.node, .greaterThanOrEqual, lo) }
+        let hi = bindRaw(.text(upper))
+        return .chain([.binary(l.node, .greaterThanOrEqual, lo), .binary(l.node, .lessThan, hi)], .and)
     }
 
     func optionsRaw(_ options: SharedSemantics.Options) -> Int { options.rawValue }
@@ -251,17 +259,17 @@ extension PredicateSQLCompiler {
                 // Nothing lies below nil, but the evaluator first tests x >= lo, which raises for
                 // kinds that have no order against lo: decided by the shared function then.
                 if x.kind.comparesNatively(with: lo.kind), x.kind.domain != .data { return decided(false, evaluating: [x]) }
-                return SQLCondition(sql: "pql_decided(0, \(shared(.greaterThanOrEqual, options, x, lo).sql))", nullable: false)
+                return SQLCondition(node: .call(.decided, [.boolean(false), shared(.greaterThanOrEqual, options, x, lo).node]), nullable: false)
             }
             // Bounds in reverse order are swapped, as the evaluator does.
             if (try? SharedSemantics.apply(.greaterThan, a, b, options)) == true { swap(&lo, &hi) }
             if x.kind.comparesNatively(with: lo.kind), x.kind.comparesNatively(with: hi.kind),
                x.kind.domain != .data, options.isLiteral || x.kind.domain != .string {
-                return SQLCondition(sql: "\(x.sql) BETWEEN \(lo.sql) AND \(hi.sql)", nullable: true)
+                return SQLCondition(node: .between(x.node, lo.node, hi.node), nullable: true)
             }
         }
         let f = bindRaw(.integer(Int64(optionsRaw(options))))
         let xt = bindRaw(.integer(x.tag)), lt = bindRaw(.integer(lo.tag)), ht = bindRaw(.integer(hi.tag))
-        return SQLCondition(sql: "pql_between(\(f), \(x.sql), \(xt), \(lo.sql), \(lt), \(hi.sql), \(ht), \(sourceNode))", nullable: false)
+        return SQLCondition(node: .call(.between, [f, x.node, xt, lo.node, lt, hi.node, ht, sourceNode]), nullable: false)
     }
 }

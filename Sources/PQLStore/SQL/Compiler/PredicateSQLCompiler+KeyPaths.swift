@@ -19,7 +19,7 @@ extension PredicateSQLCompiler {
     func checkKeys(_ rest: [String], from destination: ModelEntity) throws(StoreError) {
         var entity = destination
         for key in rest {
-            if key.hasPrefix("@") || model.allAttributes(entity).contains(where: { $0.name == key }) { return }
+            if CollectionOperator.isOperator(key) || model.allAttributes(entity).contains(where: { $0.name == key }) { return }
             guard let r = model.allRelationships(entity).first(where: { $0.name == key }) else {
                 let candidates = model.allAttributes(entity).map(\.name) + model.allRelationships(entity).map(\.name)
                 throw StoreError.unknownKey(key, entity: entity.name, candidates: candidates)
@@ -37,18 +37,18 @@ extension PredicateSQLCompiler {
         while i < path.count {
             let key = path[i]
             let last = i == path.count - 1
-            if key.hasPrefix("@") {
+            if CollectionOperator.isOperator(key) {
                 throw fail(.unsupported, "the collection operator \(key) needs a to-many relationship before it",
-                           hint: "write toManyRelationship.\(key)\(key == "@count" ? "" : ".attribute")")
+                           hint: "write toManyRelationship.\(key)\(CollectionOperator(component: key) == .count ? "" : ".attribute")")
             }
             if let a = attributes(entity).first(where: { $0.name == key }) {
                 guard last else {
                     throw fail(.unsupported, "invalid keypath '\(whole.joined(separator: "."))': it continues after the attribute '\(key)'",
                                hint: "\(key) is a \(a.type.rawValue); only relationships can be followed with '.'")
                 }
-                let sql = SQLIdentifier.column(a.column, of: alias)
+                let node = SQLNode.column(alias: alias, name: a.column)
                 let nullable = a.isOptional || alias != scope.alias || model.root(entity).name != model.root(scope.entity).name
-                return .scalar(SQLExpression(sql: sql, kind: SQLKind(a.type), nullable: nullable || i > 0,
+                return .scalar(SQLExpression(node: node, kind: SQLKind(a.type), nullable: nullable || i > 0,
                                              column: IndexedColumn(table: model.root(entity).table, column: a.column)))
             }
             guard let r = model.allRelationships(entity).first(where: { $0.name == key }) else {
@@ -58,7 +58,7 @@ extension PredicateSQLCompiler {
             let l = try link(r, from: entity)
             if r.isToMany {
                 try checkKeys(Array(path[(i + 1)...]), from: l.destination)
-                let outer = SQLExpression(sql: SQLIdentifier.column(l.local, of: alias), kind: .unknown,
+                let outer = SQLExpression(node: .column(alias: alias, name: l.local), kind: .unknown,
                                           nullable: l.local != model.root(entity).primaryKey || i > 0)
                 return .collection(CollectionSource(name: key, outerKey: outer, destination: l.destination,
                                                     remoteColumn: l.remote, rest: Array(path[(i + 1)...])))
@@ -68,13 +68,13 @@ extension PredicateSQLCompiler {
             alias = next
             entity = l.destination
             if last {
-                let key = SQLIdentifier.column(model.root(entity).primaryKey, of: alias)
-                return .scalar(SQLExpression(sql: key, kind: .unknown, nullable: true, isObject: true))
+                let key = SQLNode.column(alias: alias, name: model.root(entity).primaryKey)
+                return .scalar(SQLExpression(node: key, kind: .unknown, nullable: true, isObject: true))
             }
             i += 1
         }
         // An empty path (a bare SUBQUERY variable) is the object itself.
-        return .scalar(SQLExpression(sql: SQLIdentifier.column(model.root(entity).primaryKey, of: alias), kind: .unknown,
+        return .scalar(SQLExpression(node: .column(alias: alias, name: model.root(entity).primaryKey), kind: .unknown,
                                      nullable: false, isObject: true))
     }
 }

@@ -2,7 +2,7 @@ import PQL
 
 /// An SQL expression with what the compiler knows of its values.
 struct SQLExpression {
-    var sql: String
+    var node: SQLNode
     var kind: SQLKind
     /// Whether it can be NULL.
     var nullable: Bool
@@ -18,9 +18,8 @@ struct SQLExpression {
     var column: IndexedColumn? = nil
 
     var isNullConstant: Bool { constant?.isNull ?? false }
-    /// Whether evaluating it can raise: it calls one of PQL's functions (a column or a bound
-    /// value never raises). Conservative: a quoted identifier containing "pql_" counts too.
-    var canRaise: Bool { constant == nil && sql.contains("pql_") }
+    /// Whether evaluating it can raise: it calls one of PQL's functions that can.
+    var canRaise: Bool { constant == nil && node.canRaise }
     /// Whether it can be nil as the evaluator sees it.
     var canBeNil: Bool { nullable && !nullIsNaN }
     /// The kind tag the shared SQLite functions take (see `SQLiteFunctions.value`).
@@ -41,7 +40,7 @@ struct IndexedColumn: Hashable {
 /// An SQL condition. `nullable` conditions may be NULL where the evaluator says false: NULL
 /// behaves as false under AND, OR and WHERE, so only NOT needs care (see `negated`).
 struct SQLCondition {
-    var sql: String
+    var node: SQLNode
     var nullable: Bool
 
     /// An AND or OR of several conditions.
@@ -52,40 +51,43 @@ struct SQLCondition {
     /// SQLite (3.40) evaluates both operands of an AND/OR that is a function's argument (as in
     /// `coalesce(…)`), which would run `pql_fn` on the NULL rows and raise where memory does
     /// not. A CASE condition short-circuits as WHERE does.
-    var needsShortCircuit: Bool { compound && sql.contains("pql_") }
+    var needsShortCircuit: Bool { compound && node.canRaise }
 
     /// `NOT c`, a NULL `c` counting as false.
-    var negated: String {
-        if !nullable { return "NOT (\(sql))" }
-        return needsShortCircuit ? "(CASE WHEN \(sql) THEN 0 ELSE 1 END)" : "NOT coalesce(\(sql), 0)"
+    var negated: SQLNode {
+        if !nullable { return .not(.parenthesized(node)) }
+        return needsShortCircuit ? .parenthesized(.caseWhen(node, then: .boolean(false), else: .boolean(true)))
+                                 : .not(.call(.coalesce, [node, .boolean(false)]))
     }
 
     /// The condition as 0 or 1, never NULL.
-    var definite: String {
-        if !nullable { return sql }
-        return needsShortCircuit ? "(CASE WHEN \(sql) THEN 1 ELSE 0 END)" : "coalesce(\(sql), 0)"
+    var definite: SQLNode {
+        if !nullable { return node }
+        return needsShortCircuit ? .parenthesized(.caseWhen(node, then: .boolean(true), else: .boolean(false)))
+                                 : .call(.coalesce, [node, .boolean(false)])
     }
 
-    static let alwaysTrue = SQLCondition(sql: "1", nullable: false)
-    static let alwaysFalse = SQLCondition(sql: "0", nullable: false)
+    /// Whether it holds for every row.
+    var isAlwaysTrue: Bool { node.isBoolean(true) }
+
+    static var alwaysTrue: SQLCondition { SQLCondition(node: .boolean(true), nullable: false) }
+    static var alwaysFalse: SQLCondition { SQLCondition(node: .boolean(false), nullable: false) }
 }
 
-/// The parameters of one statement. Placeholders are numbered (`?7`), so fragments can be
-/// assembled in any order while each value keeps its slot.
+/// The parameters of one statement. Each value keeps the slot it was bound in, so fragments
+/// can be assembled in any order; the dialect numbers the placeholders from the slots.
 struct SQLBindings {
     private(set) var values: [SQLValue] = []
 
-    mutating func add(_ value: SQLValue) -> String {
+    mutating func add(_ value: SQLValue) -> SQLNode {
         values.append(value)
-        return "?\(values.count)"
+        return .parameter(values.count - 1)
     }
 
-    /// Gives the parameter `placeholder` (`?7`) another value, for a constant the compiler
-    /// prepares after binding it (a member folded for `IN[c]`). False if it is not one.
-    mutating func replace(_ placeholder: String, with value: SQLValue) -> Bool {
-        guard placeholder.first == "?", let n = Int(placeholder.dropFirst()), n >= 1, n <= values.count else { return false }
-        values[n - 1] = value
-        return true
+    /// Gives the parameter in `slot` another value, for a constant the compiler prepares after
+    /// binding it (a member folded for `IN[c]`).
+    mutating func replace(_ slot: Int, with value: SQLValue) {
+        values[slot] = value
     }
 }
 

@@ -25,6 +25,9 @@ struct CollectionSource {
     /// Where the SUBQUERY stands: its condition's plain key paths (and SELF) mean that row, not
     /// the element, as the evaluator runs the condition on the object being filtered (§4.8).
     var filterScope: SQLScope? = nil
+
+    /// Whether the path after the relationship holds a collection operator (`@count`, `@sum`…).
+    var hasOperator: Bool { rest.contains(where: CollectionOperator.isOperator) }
 }
 
 extension PredicateSQLCompiler {
@@ -51,11 +54,12 @@ extension PredicateSQLCompiler {
             if case .variable(let v) = base, case .object(let s)? = variables[v] {
                 return try collapse(try resolve(path, from: s, alias: s.alias, entity: s.entity, whole: ["$" + v] + path))
             }
-            if case .subquery = base, path == ["@count"] {
+            if case .subquery = base, path.count == 1, CollectionOperator(component: path[0]) == .count {
                 guard case .collection(let src) = try operand(base, in: scope) else { break }
                 return .scalar(try count(src))
             }
-            if case .aggregate(let items) = base, path.count == 1, ["@count", "@sum", "@avg", "@min", "@max"].contains(path[0]),
+            if case .aggregate(let items) = base, path.count == 1, let op = CollectionOperator(component: path[0]),
+               op == .count || op.aggregate != nil,
                !e.isRowIndependent {
                 // {a, b}.@sum: the evaluator's operator over the row's values.
                 return .scalar(try aggregateOfValues(path[0], items, in: scope))
@@ -80,7 +84,7 @@ extension PredicateSQLCompiler {
 
     /// A to-many path with a collection operator (`rel.@count`, `rel.@sum.x`) is one value per row.
     mutating func collapse(_ o: SQLOperand) throws(StoreError) -> SQLOperand {
-        if case .collection(let src) = o, src.rest.contains(where: { $0.hasPrefix("@") }) {
+        if case .collection(let src) = o, src.hasOperator {
             return .scalar(try aggregate(src))
         }
         return o
@@ -112,7 +116,7 @@ extension PredicateSQLCompiler {
             switch variables[name] {
             case .value(let x)?: return x
             case .object(let s)?:
-                return SQLExpression(sql: s.keyColumn, kind: .unknown, nullable: false, isObject: true)
+                return SQLExpression(node: s.keyColumn, kind: .unknown, nullable: false, isObject: true)
             case nil:
                 throw fail(.unboundVariable, "no value for the variable $\(name)",
                            hint: "pass it in the query's variables, or --var \(name)=VALUE on the command line")
@@ -137,16 +141,16 @@ extension PredicateSQLCompiler {
             case .string("NSNumber"): kind = .unknown
             default: kind = .unknown
             }
-            let tag = bindRaw(.integer(x.tag)), t = bind(typeName).sql
-            return SQLExpression(sql: "pql_cast(\(x.sql), \(tag), \(t), \(sourceNode))", kind: kind, nullable: true)
+            let tag = bindRaw(.integer(x.tag)), t = bind(typeName).node
+            return SQLExpression(node: .call(.cast, [x.node, tag, t, sourceNode]), kind: kind, nullable: true)
         case .ternary(let p, let a, let b):
             let c = try compile(p, in: scope)
             let x = try scalar(a, in: scope), y = try scalar(b, in: scope)
             let cond = c.definite
-            return SQLExpression(sql: "(CASE WHEN \(cond) THEN \(x.sql) ELSE \(y.sql) END)",
+            return SQLExpression(node: .parenthesized(.caseWhen(cond, then: x.node, else: y.node)),
                                  kind: x.kind == y.kind ? x.kind : .unknown, nullable: x.nullable || y.nullable)
         case .evaluatedObject:
-            return SQLExpression(sql: scope.keyColumn, kind: .unknown, nullable: false, isObject: true)
+            return SQLExpression(node: scope.keyColumn, kind: .unknown, nullable: false, isObject: true)
         case .setOperation:
             if e.isRowIndependent { return bind(try fold(e)) }
             throw fail(.unsupported, "UNION, INTERSECT and MINUS of key paths have no SQL form",
@@ -171,7 +175,8 @@ extension PredicateSQLCompiler {
     }
 
     mutating func function(_ f: BuiltinFunction, _ args: [ExpressionNode], in scope: SQLScope) throws(StoreError) -> SQLExpression {
-        if args.allSatisfy(\.isRowIndependent) && f != .random && f != .randomn {
+        // now() too is computed once: one statement reads the clock once.
+        if args.allSatisfy(\.isRowIndependent) && !f.isRandom {
             return bind(try fold(.function(f, args)))
         }
         switch f {
@@ -187,7 +192,7 @@ extension PredicateSQLCompiler {
             }
             // sum:(rel.attr): the evaluator's function aggregate over the to-many's values.
             guard args.count == 1, case .collection(let src) = try operand(args[0], in: scope),
-                  !src.rest.isEmpty, !src.rest.contains(where: { $0.hasPrefix("@") }),
+                  !src.rest.isEmpty, !src.hasOperator,
                   let operation = SharedSemantics.Aggregate.Operation(rawValue: f.selector) else {
                 throw fail(.unsupported, "\(f.selector) in the store takes the values of a to-many key path",
                            hint: "write \(f.selector)(relationship.attribute)")
@@ -199,7 +204,7 @@ extension PredicateSQLCompiler {
         case .noindex:
             // noindex: keeps the value and stops SQLite from using an index for it (unary +).
             let x = try scalar(args[0], in: scope)
-            return SQLExpression(sql: "(+\(x.sql))", kind: x.kind, nullable: x.nullable)
+            return SQLExpression(node: .parenthesized(.unaryPlus(x.node)), kind: x.kind, nullable: x.nullable)
         case .distanceToLocation, .tokenize, .indexed:
             throw fail(.unsupported, "\(f.selector) has no SQL form")
         default: break
@@ -209,12 +214,12 @@ extension PredicateSQLCompiler {
         for a in args {
             let x = try scalar(a, in: scope)
             if x.isObject { throw fail(.unsupported, "\(f.selector) cannot take a related object") }
-            parts.append(x.sql)
+            parts.append(x.node)
             parts.append(bindRaw(.integer(x.tag)))
             kinds.append(x.kind)
         }
         parts.append(sourceNode)
-        return SQLExpression(sql: "pql_fn(\(parts.joined(separator: ", ")))", kind: resultKind(f, kinds), nullable: true, nullIsNaN: true)
+        return SQLExpression(node: .call(.builtin, parts), kind: f.resultKind(kinds), nullable: true, nullIsNaN: true)
     }
 
     /// The most values `pql_values` takes: SQLite allows 127 arguments to a function.
@@ -231,28 +236,11 @@ extension PredicateSQLCompiler {
         for item in items {
             let x = try scalar(item, in: scope)
             if x.isObject { throw fail(.unsupported, "\(name) cannot take a related object") }
-            parts.append(x.sql)
+            parts.append(x.node)
             parts.append(bindRaw(.integer(x.tag)))
         }
         parts.append(sourceNode)
         let kind: SQLKind = name == "@count" || name == "count:" ? .integer : name == "@avg" || name == "average:" ? .real : .unknown
-        return SQLExpression(sql: "pql_values(\(parts.joined(separator: ", ")))", kind: kind, nullable: true, nullIsNaN: kind == .real)
-    }
-
-    private func resultKind(_ f: BuiltinFunction, _ args: [SQLKind]) -> SQLKind {
-        switch f {
-        case .uppercase, .lowercase, .canonical: return .string
-        case .length, .bitwiseAnd, .bitwiseOr, .bitwiseXor, .leftShift, .rightShift, .onesComplement: return .integer
-        case .sqrt, .log, .ln, .exp, .floor, .ceiling, .trunc, .power, .random: return .real
-        case .now: return .date
-        case .add, .subtract:
-            if args.contains(.date) { return args.allSatisfy { $0 == .date } ? .real : .date }
-            return args.contains(.unknown) ? .unknown : args.contains(.real) ? .real : args.contains(.decimal) ? .decimal : .integer
-        case .multiply, .divide, .modulus, .abs, .negate:
-            return args.contains(.unknown) || args.contains(.date) ? .unknown
-                : args.contains(.real) ? .real : args.contains(.decimal) ? .decimal : .integer
-        case .randomn: return .integer
-        default: return .unknown
-        }
+        return SQLExpression(node: .call(.values, parts), kind: kind, nullable: true, nullIsNaN: kind == .real)
     }
 }

@@ -1,15 +1,14 @@
 import Foundation
 import PQL
 
-/// What the compiler knows statically about an SQL operand's values. SQLite stores dates,
-/// booleans and decimals as numbers, so the kind travels with every expression: it decides
-/// whether a native SQL comparison means what the evaluator means, or whether the shared
-/// `pql_compare` function must decide row by row.
-enum SQLKind: Hashable {
-    case integer, real, decimal, boolean, string, date, data, null
-    /// Not known (a column of an inferred model without a declared type, a function result).
-    case unknown
+/// What the compiler knows statically about an SQL operand's values: PQL's own ``ValueKind``
+/// (`BuiltinFunction.resultKind` gives a function's). SQLite stores dates, booleans and
+/// decimals as numbers, so the kind travels with every expression: it decides whether a
+/// native SQL comparison means what the evaluator means, or whether the shared `pql_compare`
+/// function must decide row by row.
+typealias SQLKind = ValueKind
 
+extension ValueKind {
     enum Domain { case number, string, date, data, null, unknown }
 
     var domain: Domain {
@@ -45,20 +44,6 @@ enum SQLKind: Hashable {
         case .boolean: self = .boolean
         case .date: self = .date
         case .binary: self = .data
-        }
-    }
-
-    init(_ value: PredicateValue) {
-        switch value {
-        case .null: self = .null
-        case .bool: self = .boolean
-        case .int: self = .integer
-        case .double: self = .real
-        case .decimal: self = .decimal
-        case .string: self = .string
-        case .date: self = .date
-        case .data: self = .data
-        case .array, .set, .dictionary: self = .unknown
         }
     }
 
@@ -103,12 +88,11 @@ enum SQLKind: Hashable {
     }
 }
 
-/// Quoting of identifiers, which always come from the model, never from predicate text.
+/// Quoting of identifiers, which always come from the model, never from predicate text: the
+/// SQLite dialect's, for the statements the store writes itself (schema, inserts, updates).
 enum SQLIdentifier {
-    static func quote(_ name: String) -> String {
-        "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-    }
+    static func quote(_ name: String) -> String { SQLiteDialect().quote(name) }
 
     /// `alias."column"`.
-    static func column(_ name: String, of alias: String) -> String { "\(alias).\(quote(name))" }
+    static func column(_ name: String, of alias: String) -> String { SQLiteDialect().column(name, of: alias) }
 }

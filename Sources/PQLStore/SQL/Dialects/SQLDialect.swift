@@ -1,0 +1,75 @@
+import PQL
+
+/// How one database spells the compiler's SQL structure: identifiers, parameters, truth values,
+/// the names of functions, paging. The structure (``SQLNode``, ``SQLSelect``, ``SQLScope``) is
+/// the same for every database; what every SQL database spells alike is rendered here once.
+protocol SQLDialect {
+    /// `name` quoted as an identifier.
+    func quote(_ name: String) -> String
+    /// The placeholder of parameter `slot` (0-based).
+    func parameter(_ slot: Int) -> String
+    /// A truth value where a condition stands.
+    func boolean(_ value: Bool) -> String
+    /// The name a function is called by.
+    func name(of function: SQLFunction) -> String
+    /// ` LIMIT … OFFSET …` (with its leading space), from two bound values.
+    func page(limit: SQLNode, offset: SQLNode) -> String
+    /// ` COLLATE …` (with its leading space) that orders text as a sort rule's comparison does;
+    /// empty for the literal order.
+    func collation(_ comparison: SortRule.Comparison) -> String
+}
+
+extension SQLDialect {
+    /// `alias."column"`.
+    func column(_ name: String, of alias: String) -> String { "\(alias).\(quote(name))" }
+
+    /// The text of `node`.
+    func render(_ node: SQLNode) -> String {
+        switch node {
+        case .column(let alias, let name): return column(name, of: alias)
+        case .parameter(let slot): return parameter(slot)
+        case .integer(let n): return String(n)
+        case .boolean(let b): return boolean(b)
+        case .call(let f, let args): return "\(name(of: f))(\(args.map(render).joined(separator: ", ")))"
+        case .countAll: return "COUNT(*)"
+        case .binary(let l, let op, let r): return "\(render(l)) \(spelling(op)) \(render(r))"
+        case .chain(let terms, let op): return terms.map(render).joined(separator: " \(spelling(op)) ")
+        case .not(let x): return "NOT \(render(x))"
+        case .isNull(let x, let negated): return "\(render(x)) \(negated ? "IS NOT NULL" : "IS NULL")"
+        case .unaryPlus(let x): return "+\(render(x))"
+        case .parenthesized(let x): return "(\(render(x)))"
+        case .caseWhen(let c, let a, let b): return "CASE WHEN \(render(c)) THEN \(render(a)) ELSE \(render(b)) END"
+        case .inList(let x, let items): return "\(render(x)) IN (\(items.map(render).joined(separator: ", ")))"
+        case .inSubquery(let x, let s, let negated): return "\(render(x)) \(negated ? "NOT IN" : "IN") (\(render(s)))"
+        case .subquery(let s): return "(\(render(s)))"
+        case .between(let x, let lo, let hi): return "\(render(x)) BETWEEN \(render(lo)) AND \(render(hi))"
+        }
+    }
+
+    /// `SELECT columns FROM … WHERE …`.
+    func render(_ s: SQLSelect) -> String {
+        let columns = s.columns.map(render).joined(separator: ", ")
+        let conditions = s.conditions.isEmpty ? "" : " WHERE " + s.conditions.map(render).joined(separator: " AND ")
+        return "SELECT \(columns) FROM \(from(s.from))\(conditions)"
+    }
+
+    /// `table alias LEFT JOIN table alias ON …`.
+    func from(_ scope: SQLScope) -> String {
+        ([quote(scope.table) + " " + scope.alias] + scope.joins.map { "LEFT JOIN \(quote($0.table)) \($0.alias) ON \(render($0.on))" })
+            .joined(separator: " ")
+    }
+
+    func spelling(_ op: SQLBinaryOperator) -> String {
+        switch op {
+        case .equal: return "="
+        case .lessThan: return "<"
+        case .lessThanOrEqual: return "<="
+        case .greaterThan: return ">"
+        case .greaterThanOrEqual: return ">="
+        case .isSame: return "IS"
+        case .isNotSame: return "IS NOT"
+        case .and: return "AND"
+        case .or: return "OR"
+        }
+    }
+}

@@ -1,0 +1,110 @@
+import PQL
+
+/// An SQL expression as the compiler builds it: a tree whose properties (can it raise an
+/// evaluation error, is it a constant) are read from its structure, and which a
+/// ``SQLDialect`` spells late, into text and bindings. Values are never in it: a value is a
+/// ``parameter(_:)``, a slot of the statement's ``SQLBindings``; identifiers come from the model.
+indirect enum SQLNode {
+    /// `alias."column"`: a column of a table in a FROM clause.
+    case column(alias: String, name: String)
+    /// The statement's parameter number `slot` (0-based), bound to a value.
+    case parameter(Int)
+    /// An integer the compiler writes itself (a source-map node), never a value of the query.
+    case integer(Int64)
+    /// True or false, as the dialect spells truth values in conditions.
+    case boolean(Bool)
+    /// A call of a function the compiler knows by identity.
+    case call(SQLFunction, [SQLNode])
+    /// `COUNT(*)`.
+    case countAll
+    /// `l op r`.
+    case binary(SQLNode, SQLBinaryOperator, SQLNode)
+    /// `t1 op t2 op …`, without parentheses of its own (AND and OR chains).
+    case chain([SQLNode], SQLBinaryOperator)
+    /// `NOT x`.
+    case not(SQLNode)
+    /// `x IS NULL`, or `x IS NOT NULL` when `negated`.
+    case isNull(SQLNode, negated: Bool)
+    /// `+x`: the value of `x`, which SQLite no longer matches against an index.
+    case unaryPlus(SQLNode)
+    /// `(x)`.
+    case parenthesized(SQLNode)
+    /// `CASE WHEN condition THEN a ELSE b END`.
+    case caseWhen(SQLNode, then: SQLNode, else: SQLNode)
+    /// `x IN (a, b, …)`.
+    case inList(SQLNode, [SQLNode])
+    /// `x IN (SELECT …)`, or `NOT IN` when `negated`.
+    case inSubquery(SQLNode, SQLSelect, negated: Bool)
+    /// `(SELECT …)`: one value per row.
+    case subquery(SQLSelect)
+    /// `x BETWEEN lo AND hi`.
+    case between(SQLNode, SQLNode, SQLNode)
+
+    /// Whether evaluating it can raise an evaluation error: it calls one of PQL's functions that
+    /// run the evaluator's code (a column, a parameter or SQL's own operators never raise).
+    var canRaise: Bool {
+        switch self {
+        case .column, .parameter, .integer, .boolean, .countAll: return false
+        case .call(let f, let args): return f.canRaise || args.contains { $0.canRaise }
+        case .binary(let l, _, let r): return l.canRaise || r.canRaise
+        case .chain(let terms, _): return terms.contains { $0.canRaise }
+        case .not(let x), .isNull(let x, _), .unaryPlus(let x), .parenthesized(let x): return x.canRaise
+        case .caseWhen(let c, let a, let b): return c.canRaise || a.canRaise || b.canRaise
+        case .inList(let x, let items): return x.canRaise || items.contains { $0.canRaise }
+        case .inSubquery(let x, let s, _): return x.canRaise || s.canRaise
+        case .subquery(let s): return s.canRaise
+        case .between(let x, let lo, let hi): return x.canRaise || lo.canRaise || hi.canRaise
+        }
+    }
+
+    /// The parameter slot, when the node is a bound value.
+    var parameterSlot: Int? {
+        if case .parameter(let slot) = self { return slot }
+        return nil
+    }
+
+    /// Whether it is the constant truth value `value`.
+    func isBoolean(_ value: Bool) -> Bool {
+        if case .boolean(let b) = self { return b == value }
+        return false
+    }
+}
+
+/// The binary operators the compiler writes.
+enum SQLBinaryOperator {
+    case equal, lessThan, lessThanOrEqual, greaterThan, greaterThanOrEqual
+    /// `IS`, `IS NOT`: comparisons for which NULL equals NULL.
+    case isSame, isNotSame
+    case and, or
+
+    /// The order comparison `op` means, for `<`, `<=`, `>`, `>=`.
+    init?(ordering op: ComparisonOperator) {
+        switch op {
+        case .lessThan: self = .lessThan
+        case .lessThanOrEqual: self = .lessThanOrEqual
+        case .greaterThan: self = .greaterThan
+        case .greaterThanOrEqual: self = .greaterThanOrEqual
+        default: return nil
+        }
+    }
+}
+
+/// The functions the compiler calls, by identity: the dialect names them.
+enum SQLFunction: Hashable {
+    /// PQL's functions, which run the evaluator's own code (see `SQLiteFunctions`).
+    case compare, between, search, prefixCaseInsensitive, builtin, cast, fold, values, decided
+    /// PQL's aggregate computing `operation` over a to-many relationship's values or a group.
+    case aggregate(SharedSemantics.Aggregate.Operation)
+    /// SQL's own.
+    case min, max, coalesce, substring
+
+    /// Whether a call can raise an evaluation error by itself: PQL's functions that run the
+    /// evaluator's comparisons, arithmetic and aggregates. Folding a string and returning a
+    /// decided answer raise nothing.
+    var canRaise: Bool {
+        switch self {
+        case .compare, .between, .search, .prefixCaseInsensitive, .builtin, .cast, .values, .aggregate: return true
+        case .fold, .decided, .min, .max, .coalesce, .substring: return false
+        }
+    }
+}
