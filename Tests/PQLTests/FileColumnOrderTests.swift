@@ -4,11 +4,7 @@ import Testing
 /// A data file's columns keep the file's order everywhere: a CSV file's header, JSON keys in the
 /// order they first appear in the text (not alphabetical, as a dictionary would give them).
 @Suite(.serialized) struct FileColumnOrderTests {
-    func scratch() throws -> URL {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("pql-column-order-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        return dir
-    }
+    func scratch() throws -> URL { try scratchDirectory("pql-column-order") }
 
     @Test func csvKeepsItsHeaderOrder() throws {
         let dir = try scratch()

@@ -4,11 +4,7 @@ import Testing
 /// `pql query` on data files as on stores (as duckdb queries a CSV file), and `--entity` left out
 /// when there is only one entity.
 @Suite(.serialized) struct QueryFileSourceTests {
-    func scratch() throws -> URL {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("pql-query-files-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        return dir
-    }
+    func scratch() throws -> URL { try scratchDirectory("pql-query-files") }
 
     @Test func queriesCSVAndJSONLinesFiles() throws {
         let dir = try scratch()

@@ -4,11 +4,7 @@ import Testing
 /// `.output`, `.once` and the pager at a terminal, through a pseudo-terminal. The pager is a
 /// shell command that writes what it is given to a file, so that a test sees whether it ran.
 @Suite(.serialized) struct ReplOutputTerminalTests {
-    func scratch() throws -> URL {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("pql-pager-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        return dir
-    }
+    func scratch() throws -> URL { try scratchDirectory("pql-pager") }
 
     func start(pagerFile: URL, pager: String? = nil) throws -> PseudoTerminal {
         var env = DemoCache.environment

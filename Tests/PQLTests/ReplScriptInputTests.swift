@@ -6,17 +6,10 @@ import Testing
 /// input an error came from.
 @Suite(.serialized) struct ReplScriptInputTests {
     /// A scratch home, unlike the password file's (as under sudo, or a test's HOME).
-    func home() throws -> URL {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("pql-script-input-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        return dir
-    }
+    func home() throws -> URL { try scratchDirectory("pql-script-input") }
 
     func run(_ arguments: [String], home: URL, stdin: String? = nil) throws -> PQLProcess {
-        var env = DemoCache.environment
-        env["HOME"] = home.path
-        env["XDG_CONFIG_HOME"] = home.appendingPathComponent(".config").path
-        return try PQLProcess.run(arguments, stdin: stdin.map { Data($0.utf8) }, environment: env)
+        try PQLProcess.run(arguments, home: home, stdin: stdin)
     }
 
     @Test func tildeIsTheHomeVariable() throws {

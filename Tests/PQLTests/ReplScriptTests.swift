@@ -22,12 +22,6 @@ enum DemoCache {
 /// `pql` with standard input not a terminal: one predicate or command per line, plain output.
 @Suite(.serialized) struct ReplScriptTests {
     /// A new empty directory for a test's files (the caller removes it).
-    func scratchDirectory(_ name: String) throws -> URL {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        return dir
-    }
-
     func run(_ lines: [String], _ arguments: [String] = []) throws -> PQLProcess {
         try PQLProcess.run(arguments, stdin: Data((lines.joined(separator: "\n") + "\n").utf8), environment: DemoCache.environment)
     }

@@ -5,17 +5,10 @@ import Testing
 /// `.read`, `.output` and `.once`, and the exit status.
 @Suite(.serialized) struct ReplScriptingTests {
     /// A scratch home (no startup file unless a test writes one), removed by the caller.
-    func home() throws -> URL {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("pql-script-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        return dir
-    }
+    func home() throws -> URL { try scratchDirectory("pql-script") }
 
     func run(_ arguments: [String], home: URL, stdin: String? = nil) throws -> PQLProcess {
-        var env = DemoCache.environment
-        env["HOME"] = home.path
-        env["XDG_CONFIG_HOME"] = home.appendingPathComponent(".config").path
-        return try PQLProcess.run(arguments, stdin: stdin.map { Data($0.utf8) }, environment: env)
+        try PQLProcess.run(arguments, home: home, stdin: stdin)
     }
 
     func write(_ text: String, to url: URL) throws {
