@@ -91,16 +91,8 @@ struct CopyTextEncoder {
         if micros == 1_000_000 { s += 1; micros = 0 }
         let days = s >= 0 ? s / 86_400 : (s - 86_399) / 86_400
         let secondOfDay = s - days * 86_400
-        // Days since 1970-01-01 to a civil date (Howard Hinnant's algorithm).
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let day = doy - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        let year = yoe + era * 400 + (month <= 2 ? 1 : 0)
+        let (y, m, d) = ISO8601.civilFromDays(Int(days))
+        let (year, month, day) = (Int64(y), Int64(m), Int64(d))
         func two(_ n: Int64) -> String { n < 10 ? "0\(n)" : "\(n)" }
         var out = year <= 0 ? "\(1 - year)-" : "\(year)-"
         if year > 0 && year < 1000 { out = String(repeating: "0", count: 4 - String(year).count) + out }

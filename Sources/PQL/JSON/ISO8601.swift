@@ -120,7 +120,9 @@ public enum ISO8601 {
         return s + "Z"
     }
 
-    static func civilFromDays(_ z0: Int) -> (Int, Int, Int) {
+    /// Days since 1970-01-01 to a proleptic Gregorian (year, month, day), year 0 being 1 BC
+    /// (Howard Hinnant's algorithm); the PostgreSQL COPY encoder spells dates with it too.
+    package static func civilFromDays(_ z0: Int) -> (Int, Int, Int) {
         let z = z0 + 719468
         let era = (z >= 0 ? z : z - 146096) / 146097
         let doe = z - era * 146097

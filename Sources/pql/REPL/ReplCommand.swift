@@ -109,18 +109,7 @@ struct ReplCommand: ParsableCommand {
                 }
             }
         } else {
-            var pending = PendingInput()
-            var number = 0, first = 1
-            while let line = Swift.readLine(strippingNewline: true) {
-                number += 1
-                if pending.isEmpty { first = number }
-                guard pending.add(line) else { continue }
-                let entry = pending.text
-                pending.clear()
-                if !session.handle(entry, in: "standard input", line: first) { break }
-            }
-            // Input that ends inside a bracket or a string runs as it is, for its error.
-            if !pending.isEmpty && !session.quitRequested { _ = session.handle(pending.text, in: "standard input", line: first) }
+            session.runEntries(sequence(state: ()) { _ in Swift.readLine(strippingNewline: true) }, in: "standard input")
             if session.failureCount > 0 { throw ExitCode(1) }
         }
     }

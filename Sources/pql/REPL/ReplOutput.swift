@@ -143,17 +143,26 @@ extension ReplSession {
         // "\r\n" is one Character: split on it as on "\n".
         var lines = text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }
         if lines.last == "" { lines.removeLast() }
-        // Entries span lines as typed ones do (an open bracket or quote goes on); a failure
-        // names the entry's first line.
+        runEntries(lines.lazy.map(String.init), in: name)
+    }
+
+    /// Runs a script's lines (a file's, piped standard input's) as entries: an entry spans
+    /// lines as a typed one does (an open bracket or quote goes on), and a failure names its
+    /// first line. False when the script quit.
+    @discardableResult
+    func runEntries(_ lines: some Sequence<String>, in name: String) -> Bool {
         var pending = PendingInput()
-        var first = 0
-        for (n, line) in lines.enumerated() {
-            if pending.isEmpty { first = n }
-            guard pending.add(String(line)) || n == lines.count - 1 else { continue }
-            let goOn = handle(pending.text, in: name, line: first + 1)
+        var number = 0, first = 1
+        for line in lines {
+            number += 1
+            if pending.isEmpty { first = number }
+            guard pending.add(line) else { continue }
+            let entry = pending.text
             pending.clear()
-            if !goOn { break }
+            if !handle(entry, in: name, line: first) { return false }
         }
+        // Input that ends inside a bracket or a string runs as it is, for its error.
+        return pending.isEmpty || handle(pending.text, in: name, line: first)
     }
 
     /// Runs an entry of a script (a file, piped standard input); a failure is followed by the
