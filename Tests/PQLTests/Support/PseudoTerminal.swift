@@ -181,7 +181,9 @@ final class PseudoTerminal: @unchecked Sendable {
 
     /// The exit status, or 128 + the signal for a killed program as shells
     /// report it; nil if it is still running after the timeout.
-    func waitForExit(timeout: Double = 20) -> Int32? {
+    /// The default allows for the whole suite under the thread sanitizer on 2 loaded cores,
+    /// where leaving (history written, the sanitizer's exit pass) once took over 20 s.
+    func waitForExit(timeout: Double = 120) -> Int32? {
         let deadline = Date().addingTimeInterval(timeout)
         repeat {
             if let status = reap(blocking: false) { return status }
