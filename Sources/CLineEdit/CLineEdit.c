@@ -5,22 +5,110 @@
 #include <errno.h>
 #include <histedit.h>
 #include <langinfo.h>
+#include <limits.h>
 #include <locale.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/select.h>
+#include <unistd.h>
 #include <wchar.h>
 
 struct pql_editor {
     EditLine *el;
     History *history;
     FILE *out;
+    int in_fd;
     char *prompt;
     size_t length; // of the line last returned, which this strips of its newline
     pql_completer completer;
     void *context;
-    int interrupted; // a Ctrl-C came while a bound function ran, outside the blocking read
+    int interrupted; // a Ctrl-C ended the read (seen by read_char or the completer)
 };
+
+// Waits until the terminal has input or a Ctrl-C comes, with no window in between.
+//
+// libedit's own reader blocks in read(2) and counts on SIGINT to break it with EINTR. A Ctrl-C
+// that lands while libedit is busy between two reads (redrawing after a completion, say) sets the
+// flag and breaks nothing, so the next read would wait on as if it had never come. Here SIGINT is
+// blocked while the flag is tested and unblocked only inside ppoll, atomically: a signal that came
+// before is seen in the flag, one that comes after wakes ppoll.
+static int wait_for_input(int fd) {
+    sigset_t block, saved;
+    sigemptyset(&block);
+    sigaddset(&block, SIGINT);
+    pthread_sigmask(SIG_BLOCK, &block, &saved);
+    int result;
+    if (pql_interrupt_is_raised()) {
+        result = -1;
+        errno = EINTR;
+    } else {
+        sigset_t waiting = saved;
+        sigdelset(&waiting, SIGINT);
+#if defined(__APPLE__)
+        fd_set readable;
+        FD_ZERO(&readable);
+        FD_SET(fd, &readable);
+        result = pselect(fd + 1, &readable, NULL, NULL, NULL, &waiting);
+#else
+        struct pollfd poll_fd = { .fd = fd, .events = POLLIN };
+        result = ppoll(&poll_fd, 1, NULL, &waiting);
+#endif
+    }
+    int error = errno;
+    pthread_sigmask(SIG_SETMASK, &saved, NULL);
+    errno = error;
+    return result;
+}
+
+// libedit's character reader (EL_GETCFN): one character from the terminal, decoded from the
+// locale's multibyte encoding; 1 for a character, 0 at end of input, -1 with errno on error or
+// EINTR on Ctrl-C. Invalid bytes are dropped as libedit's own reader drops them.
+static int read_char(EditLine *el, wchar_t *character) {
+    pql_editor *editor = NULL;
+    el_get(el, EL_CLIENTDATA, &editor);
+    char bytes[MB_LEN_MAX];
+    size_t count = 0;
+    *character = L'\0';
+    for (;;) {
+        if (wait_for_input(editor->in_fd) < 0) {
+            if (errno == EINTR && !pql_interrupt_is_raised()) continue; // another signal
+            if (errno == EINTR) editor->interrupted = 1;
+            return -1;
+        }
+        ssize_t got = read(editor->in_fd, bytes + count, 1);
+        if (got < 0) {
+            if (errno == EINTR || errno == EAGAIN) continue;
+            return -1;
+        }
+        if (got == 0) return 0;
+        count += 1;
+        for (;;) {
+            mbstate_t state;
+            memset(&state, 0, sizeof state);
+            size_t used = mbrtowc(character, bytes, count, &state);
+            if (used == (size_t)-2) {
+                if (count < sizeof bytes) break; // read the rest of the character
+                count = 0;                       // too long to be one: drop it
+                break;
+            }
+            if (used == (size_t)-1) {
+                // An invalid sequence: drop it, but the last byte may begin the next character.
+                if (count > 1) {
+                    bytes[0] = bytes[count - 1];
+                    count = 1;
+                    continue;
+                }
+                count = 0;
+                break;
+            }
+            return 1; // used == 0 is a NUL character, one byte read
+        }
+    }
+}
 
 static char *prompt_function(EditLine *el) {
     pql_editor *editor = NULL;
@@ -46,6 +134,7 @@ pql_editor *pql_editor_open(const char *program, FILE *in, FILE *out, FILE *err)
     pql_editor *editor = calloc(1, sizeof *editor);
     if (editor == NULL) return NULL;
     editor->out = out;
+    editor->in_fd = fileno(in);
     editor->el = el_init(program, in, out, err);
     editor->history = history_init();
     if (editor->el == NULL || editor->history == NULL) {
@@ -57,10 +146,10 @@ pql_editor *pql_editor_open(const char *program, FILE *in, FILE *out, FILE *err)
     history(editor->history, &event, H_SETUNIQUE, 1);
     el_set(editor->el, EL_CLIENTDATA, editor);
     el_set(editor->el, EL_EDITOR, "emacs");
-    // The program owns SIGINT: its handler (without SA_RESTART) makes the
-    // blocking read fail with EINTR, which is how a Ctrl-C reaches us.
+    // The program owns SIGINT: its handler raises the interrupt flag, and read_char
+    // ends the read when it sees the flag or its wait is broken by the signal.
     el_set(editor->el, EL_SIGNAL, 0);
-    el_set(editor->el, EL_SAFEREAD, 0); // and libedit must not retry that read
+    el_set(editor->el, EL_GETCFN, read_char);
     el_set(editor->el, EL_PROMPT, prompt_function);
     el_set(editor->el, EL_HIST, history, editor->history);
     el_source(editor->el, NULL); // ~/.editrc, as every libedit program reads it
@@ -69,6 +158,7 @@ pql_editor *pql_editor_open(const char *program, FILE *in, FILE *out, FILE *err)
 
 void pql_editor_close(pql_editor *editor) {
     if (editor == NULL) return;
+    pql_terminal_release();
     if (editor->el) el_end(editor->el);
     if (editor->history) history_end(editor->history);
     free(editor->prompt);
@@ -88,6 +178,7 @@ pql_read_status pql_editor_read(pql_editor *editor, const char *prompt,
     errno = 0;
     const char *text = el_gets(editor->el, &count);
     int error = errno;
+    pql_terminal_hold(editor->in_fd);
     // A signal ends the read with errno EINTR (and count -1, though libedit
     // may also hand back the half-typed line without its newline).
     size_t n = text && count > 0 ? strlen(text) : 0;

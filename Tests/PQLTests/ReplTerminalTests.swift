@@ -66,7 +66,10 @@ import Testing
         t.press(.tab)
         #expect(t.waitFor("dep_delay"), "\(t.screen.text)")
         #expect(t.waitFor("dep_time"), "\(t.screen.text)")
+        // Ctrl-C right after the keys, while the list may still be being drawn: it must not be
+        // lost between two reads of the terminal (it once was, and .quit joined the old line).
         t.press(.ctrlC)
+        #expect(t.waitUntil { $0.lines.contains { $0.hasSuffix("^C") } }, "\(t.screen.text)")
         // Keys typed before libedit is reading again would meet the terminal in cooked mode.
         #expect(t.waitForLine("Flight> "), "\(t.screen.text)")
         t.type(".quit")
@@ -149,6 +152,65 @@ import Testing
 }
 
 extension ReplTerminalTests {
+    /// A Ctrl-C that lands while libedit redraws the line after a completion, between two reads
+    /// of the terminal, ends the line. It was lost: the signal broke no read, and the next one
+    /// waited on (without the fix this failed every time).
+    @Test func ctrlCDuringARedrawIsNotLost() throws {
+        let t = try startWithSlowWrites()
+        defer { t.kill() }
+        #expect(t.waitForLine("Flight> ", timeout: 120), "\(t.screen.text)")
+        t.type("dep_")
+        t.press(.tab)
+        // The list of candidates (the banner names dep_delay, not dep_time); the redraw follows.
+        #expect(t.waitFor("dep_time", timeout: 60), "\(t.screen.text)")
+        usleep(20_000)
+        t.press(.ctrlC)
+        // ^C ends whatever part of the line had been redrawn, and a fresh prompt follows.
+        #expect(t.waitUntil(timeout: 60) { $0.lines.contains { $0.hasSuffix("^C") } }, "\(t.screen.text)")
+        #expect(t.waitForLine("Flight> ", timeout: 60), "\(t.screen.text)")
+        t.press(.ctrlD)
+        #expect(t.waitForExit() == 0)
+    }
+
+    /// Keys typed while a result prints wait for the next read and show once (the terminal
+    /// echoed them a second time); a Ctrl-D among them ends the session (it reached libedit as a
+    /// NUL byte and was lost, and the session waited on); the terminal's own modes come back.
+    @Test func keysTypedWhileAResultPrintsWaitForThePrompt() throws {
+        let t = try startWithSlowWrites()
+        defer { t.kill() }
+        #expect(t.waitForLine("Flight> ", timeout: 120), "\(t.screen.text)")
+        t.type("origin == 'JFK' AND dep_delay > 1000")
+        t.press(.enter)
+        // The table has begun to print, 100 ms a write: type the next entry and leave.
+        #expect(t.waitFor("dep_time", timeout: 60), "\(t.screen.text)")
+        let next = ".count dest == 'HNL' AND dep_delay > 1000"
+        t.type(next)
+        t.press(.enter)
+        t.press(.ctrlD)
+        #expect(t.waitForExit() == 0, "\(t.screen.text)")
+        #expect(t.screen.text.contains("4 rows ("), "\(t.screen.text)")
+        #expect(t.screen.lines.contains("1"), "\(t.screen.text)")
+        #expect(t.screen.text.components(separatedBy: next).count == 2, "\(t.screen.text)")
+        let modes = try #require(t.localModes)
+        #expect(modes & tcflag_t(ICANON) != 0 && modes & tcflag_t(ECHO) != 0, "local modes \(String(modes, radix: 16))")
+    }
+
+    /// `pql` under strace, which delays every write it makes by 100 ms: long enough for a key
+    /// to land inside a redraw or while a result prints. strace is a test dependency, from
+    /// scripts/ensure-system-packages --tests.
+    func startWithSlowWrites() throws -> PseudoTerminal {
+        let strace = URL(fileURLWithPath: "/usr/bin/strace")
+        try #require(FileManager.default.isExecutableFile(atPath: strace.path),
+                     "strace is missing: scripts/ensure-system-packages --tests installs it")
+        // Build the demo store first, at full speed: building it writes a great deal.
+        let warm = try PQLProcess.run(["-c", ".count"], environment: DemoCache.environment)
+        #expect(warm.status == 0, "\(warm.stderr)")
+        return try PseudoTerminal(executable: strace,
+                                  arguments: ["-o", "/dev/null", "-e", "inject=write:delay_enter=100000",
+                                              PQLProcess.binary.path],
+                                  environment: DemoCache.environment, columns: 100, rows: 40)
+    }
+
     /// Eight SUBQUERYs nested over a row's 30-element array: 30⁸ tests inside one row.
     static let expensiveRow = (1...8).reversed().reduce("$v8 > 0") { inner, level in
         "SUBQUERY(xs, $v\(level), \(inner)).@count > 0"

@@ -254,14 +254,17 @@ enum Pager {
             signal(SIGPIPE, previous)
             InterruptFlag.clear()
         }
-        guard let pipe = popen(command, "w") else {
+        guard let status = LineEditor.withTerminalReleased({ () -> Int32? in
+            guard let pipe = popen(command, "w") else { return nil }
+            var bytes = Array(text.utf8)
+            _ = fwrite(&bytes, 1, bytes.count, pipe)
+            return pclose(pipe)
+        }) else {
             Output.write(text)
             return
         }
-        var bytes = Array(text.utf8)
-        _ = fwrite(&bytes, 1, bytes.count, pipe)
         // 127: the shell found no such command (it said so): the result is not lost.
-        if (pclose(pipe) >> 8) & 0xFF == 127 {
+        if (status >> 8) & 0xFF == 127 {
             Output.error("pql: the pager '\(command)' did not run; .pager off, or set PAGER")
             Output.write(text)
         }

@@ -250,6 +250,14 @@ final class LineEditor {
         return nil
     }
 
+    /// Runs `body` (a pager, which expects the terminal as the user set it) with the terminal's
+    /// own settings, then holds it again as it is between reads (see `pql_terminal_hold`).
+    static func withTerminalReleased<T>(_ body: () -> T) -> T {
+        let held = pql_terminal_release() != 0
+        defer { if held { pql_terminal_hold(STDIN_FILENO) } }
+        return body()
+    }
+
     /// Installs a SIGINT handler *without* `SA_RESTART`.
     ///
     /// Without `SA_RESTART` the terminal read that libedit is blocked in fails

@@ -46,6 +46,12 @@ final class PseudoTerminal: @unchecked Sendable {
     private let state: State
     private var exitStatus: Int32?
 
+    /// The terminal's local modes now (`ICANON`, `ECHO`, …), as the program left them.
+    var localModes: tcflag_t? {
+        var settings = termios()
+        return tcgetattr(slave, &settings) == 0 ? settings.c_lflag : nil
+    }
+
     /// Starts the executable on a new terminal of the given size.
     ///
     /// The child inherits this process's environment with `TERM=xterm` and
