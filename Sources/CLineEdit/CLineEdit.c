@@ -26,7 +26,7 @@ struct pql_editor {
     size_t length; // of the line last returned, which this strips of its newline
     pql_completer completer;
     void *context;
-    int interrupted; // a Ctrl-C ended the read (seen by read_char or the completer)
+    int interrupted; // a Ctrl-C ended the read (read_char saw it)
 };
 
 // Waits until the terminal has input or a Ctrl-C comes, with no window in between.
@@ -91,8 +91,8 @@ static int read_char(EditLine *el, wchar_t *character) {
             memset(&state, 0, sizeof state);
             size_t used = mbrtowc(character, bytes, count, &state);
             if (used == (size_t)-2) {
-                if (count < sizeof bytes) break; // read the rest of the character
-                count = 0;                       // too long to be one: drop it
+                // Read the rest of the character, unless it is already too long to be one.
+                if (count == sizeof bytes) count = 0;
                 break;
             }
             if (used == (size_t)-1) {
@@ -235,13 +235,7 @@ static unsigned char complete_function(EditLine *el, int key) {
     if (copy == NULL) return CC_ERROR;
     pql_complete_action action = editor->completer(editor->context, editor, copy, length, cursor);
     free(copy);
-    // A Ctrl-C while the completer ran found no blocking read to interrupt, so the next read
-    // would wait on as if it had never come: end this read now (el_gets returns no line) and
-    // have pql_editor_read report it as interrupted.
-    if (pql_interrupt_is_raised()) {
-        editor->interrupted = 1;
-        return CC_EOF;
-    }
+    // A Ctrl-C while the completer ran is seen by read_char before it waits for the next key.
     switch (action) {
     case PQL_COMPLETE_REFRESH: return CC_REFRESH;
     case PQL_COMPLETE_REDISPLAY: return CC_REDISPLAY;

@@ -158,7 +158,6 @@ extension ReplTerminalTests {
     @Test func ctrlCDuringARedrawIsNotLost() throws {
         let t = try startWithSlowWrites()
         defer { t.kill() }
-        #expect(t.waitForLine("Flight> ", timeout: 120), "\(t.screen.text)")
         t.type("dep_")
         t.press(.tab)
         // The list of candidates (the banner names dep_delay, not dep_time); the redraw follows.
@@ -178,7 +177,6 @@ extension ReplTerminalTests {
     @Test func keysTypedWhileAResultPrintsWaitForThePrompt() throws {
         let t = try startWithSlowWrites()
         defer { t.kill() }
-        #expect(t.waitForLine("Flight> ", timeout: 120), "\(t.screen.text)")
         t.type("origin == 'JFK' AND dep_delay > 1000")
         t.press(.enter)
         // The table has begun to print, 100 ms a write: type the next entry and leave.
@@ -195,7 +193,7 @@ extension ReplTerminalTests {
         #expect(modes & tcflag_t(ICANON) != 0 && modes & tcflag_t(ECHO) != 0, "local modes \(String(modes, radix: 16))")
     }
 
-    /// `pql` under strace, which delays every write it makes by 100 ms: long enough for a key
+    /// `pql` under strace, at its first prompt; strace delays every write it makes by 100 ms: long enough for a key
     /// to land inside a redraw or while a result prints. strace is a test dependency, from
     /// scripts/ensure-system-packages --tests.
     func startWithSlowWrites() throws -> PseudoTerminal {
@@ -205,10 +203,12 @@ extension ReplTerminalTests {
         // Build the demo store first, at full speed: building it writes a great deal.
         let warm = try PQLProcess.run(["-c", ".count"], environment: DemoCache.environment)
         #expect(warm.status == 0, "\(warm.stderr)")
-        return try PseudoTerminal(executable: strace,
-                                  arguments: ["-o", "/dev/null", "-e", "inject=write:delay_enter=100000",
-                                              PQLProcess.binary.path],
-                                  environment: DemoCache.environment, columns: 100, rows: 40)
+        let t = try PseudoTerminal(executable: strace,
+                                   arguments: ["-o", "/dev/null", "-e", "inject=write:delay_enter=100000",
+                                               PQLProcess.binary.path],
+                                   environment: DemoCache.environment, columns: 100, rows: 40)
+        #expect(t.waitForLine("Flight> ", timeout: 120), "\(t.screen.text)")
+        return t
     }
 
     /// Eight SUBQUERYs nested over a row's 30-element array: 30⁸ tests inside one row.

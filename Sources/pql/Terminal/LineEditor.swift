@@ -260,10 +260,10 @@ final class LineEditor {
 
     /// Installs a SIGINT handler *without* `SA_RESTART`.
     ///
-    /// Without `SA_RESTART` the terminal read that libedit is blocked in fails
-    /// with `EINTR` when Ctrl-C is pressed, which is the only way the prompt can
-    /// notice. The handler runs in signal context: it should only set a flag and
-    /// call `sqlite3_interrupt` (which the sqlite3 shell calls from its handler too).
+    /// The handler must raise the interrupt flag (`InterruptFlag.raise`): the editor tests it
+    /// before each wait for a key, and a wait the signal breaks ends the read only when the flag
+    /// is up (any other signal's is resumed). The handler runs in signal context: it should only
+    /// set the flag and call `sqlite3_interrupt` (which the sqlite3 shell calls from its handler too).
     static func installInterruptHandler(_ onInterrupt: @escaping @convention(c) (Int32) -> Void) {
         var action = sigaction()
         #if canImport(Glibc)

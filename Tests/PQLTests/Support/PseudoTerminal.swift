@@ -187,8 +187,7 @@ final class PseudoTerminal: @unchecked Sendable {
 
     /// The exit status, or 128 + the signal for a killed program as shells
     /// report it; nil if it is still running after the timeout.
-    /// The default allows for the whole suite under the thread sanitizer on 2 loaded cores,
-    /// where leaving (history written, the sanitizer's exit pass) once took over 20 s.
+    /// The default is generous for the whole suite under the thread sanitizer on 2 loaded cores.
     func waitForExit(timeout: Double = 120) -> Int32? {
         let deadline = Date().addingTimeInterval(timeout)
         repeat {
