@@ -72,6 +72,10 @@ package struct NumberSum: Sendable {
     private var hasDouble = false
     private var decimals = Decimal(0)
     private var hasDecimal = false
+    /// The decimals' total left the decimal range (about 3.4e165): `value` reports it, and the
+    /// decimals that no longer fit add up here as doubles for `mean`.
+    private var decimalsOverflowed = false
+    private var decimalOverflowDoubles = 0.0
     /// How many numbers were added.
     package private(set) var count = 0
 
@@ -88,7 +92,12 @@ package struct NumberSum: Sendable {
             doubles += d
             hasDouble = true
         case .decimal(let d):
-            decimals += d
+            if let total = decimals.adding(d) {
+                decimals = total
+            } else {
+                decimalsOverflowed = true
+                decimalOverflowDoubles += PredicateValue.Numeric.decimal(d).doubleValue
+            }
             hasDecimal = true
         }
     }
@@ -112,8 +121,14 @@ package struct NumberSum: Sendable {
 
     /// The total (`what` names the operator for the overflow error).
     package func value(what: String) throws(PredicateEvaluationError) -> PredicateValue {
+        if decimalsOverflowed { throw Arithmetic.decimalOverflow("the \(what) of these decimals") }
         if hasDouble { return .double(doubles + integerTotalAsDouble + (hasDecimal ? PredicateValue.Numeric.decimal(decimals).doubleValue : 0)) }
-        if hasDecimal { return .decimal(decimals + integerTotalAsDecimal) }
+        if hasDecimal {
+            guard let total = decimals.adding(integerTotalAsDecimal) else {
+                throw Arithmetic.decimalOverflow("the \(what) of these decimals")
+            }
+            return .decimal(total)
+        }
         guard wraps == 0 else {
             throw Arithmetic.overflow("\(what) of these integers is \(integerTotalAsDecimal), which does not fit in 64 bits")
         }
@@ -124,7 +139,7 @@ package struct NumberSum: Sendable {
     package var mean: Double {
         var total = integerTotalAsDouble
         if hasDouble { total += doubles }
-        if hasDecimal { total += PredicateValue.Numeric.decimal(decimals).doubleValue }
+        if hasDecimal { total += PredicateValue.Numeric.decimal(decimals).doubleValue + decimalOverflowDoubles }
         return total / Double(count)
     }
 }

@@ -68,18 +68,26 @@ enum Arithmetic {
             default: break
             }
         default:
-            let i = decimal(x), j = decimal(y)
+            let i = try decimal(x), j = try decimal(y)
+            let symbol = f.infixSymbol ?? f.selector
+            func checked(_ r: Decimal?) throws(EvalError) -> PredicateValue {
+                guard let r else { throw decimalOverflow("\(i.briefDescription) \(symbol) \(j.briefDescription)") }
+                return .decimal(r)
+            }
             switch f {
-            case .add: return .decimal(i + j)
-            case .subtract: return .decimal(i - j)
-            case .multiply: return .decimal(i * j)
+            case .add: return try checked(i.adding(j))
+            case .subtract: return try checked(i.subtracting(j))
+            case .multiply: return try checked(i.multiplying(by: j))
             case .divide:
                 if j == 0 { return .int(0) }
-                return .decimal(i / j)
+                return try checked(i.dividing(by: j))
             case .modulus:
                 if j == 0 { return .int(0) }
-                let q = (i / j).rounded(towardZero: true)
-                return .decimal(i - q * j)
+                // |i mod j| < |j|, so only the quotient can leave the decimal range; then
+                // i is tiny beside it and the remainder is i itself when i and j share a sign.
+                guard let q = i.dividing(by: j)?.rounded(towardZero: true),
+                      let p = q.multiplying(by: j) else { throw decimalOverflow("\(i.briefDescription) \(symbol) \(j.briefDescription)") }
+                return try checked(i.subtracting(p))
             default: break
             }
         }
@@ -123,16 +131,68 @@ enum Arithmetic {
         EvalError(kind: .integerOverflow, message: "integer overflow: \(what)", hint: hint)
     }
 
-    static func decimal(_ x: PredicateValue.Numeric) -> Decimal {
+    /// `x` as a decimal. Foundation's `Decimal(Double)` traps on an infinity or NaN and answers
+    /// NaN beyond the decimal's exponent range (about 1e±128 at 38 digits), so those are checked
+    /// here: an infinity, NaN or magnitude too large is an error; a magnitude too small is 0.
+    static func decimal(_ x: PredicateValue.Numeric) throws(EvalError) -> Decimal {
         switch x {
         case .int(let i): return Decimal(i)
-        case .double(let d): return Decimal(d)
+        case .double(let d):
+            guard d.isFinite else { throw decimalRange(d) }
+            let result = Decimal(d)
+            if result.isNaN {
+                if Swift.abs(d) < 1 { return 0 }
+                throw decimalRange(d)
+            }
+            return result
         case .decimal(let d): return d
         }
+    }
+
+    /// The error for a decimal result outside the decimal's range (38 digits times 10^127 at
+    /// most, so 1e130 written as 1 followed by 130 zeros is already out).
+    static func decimalOverflow(_ what: String) -> EvalError {
+        EvalError(kind: .arithmetic, message: "decimal overflow: \(what) is outside the decimal range",
+                  hint: "compute in floating point: CAST the operands to \"NSNumber\"")
+    }
+
+    private static func decimalRange(_ d: Double) -> EvalError {
+        EvalError.arithmetic("\(d) cannot be a decimal number: decimals reach about 1e165 and have no infinity or NaN",
+                             hint: "keep the value a double: CAST(x, \"NSNumber\") instead of \"NSDecimalNumber\"")
     }
 }
 
 extension Decimal {
+    // Foundation's +, -, * and / trap when the result leaves the decimal's range; these answer
+    // nil instead. Underflow rounds toward zero, as the operators do.
+    package func adding(_ other: Decimal) -> Decimal? { Self.checked(self, other, NSDecimalAdd) }
+    package func subtracting(_ other: Decimal) -> Decimal? { Self.checked(self, other, NSDecimalSubtract) }
+    package func multiplying(by other: Decimal) -> Decimal? { Self.checked(self, other, NSDecimalMultiply) }
+    package func dividing(by other: Decimal) -> Decimal? { Self.checked(self, other, NSDecimalDivide) }
+
+    private static func checked(
+        _ a: Decimal, _ b: Decimal,
+        _ op: (UnsafeMutablePointer<Decimal>, UnsafePointer<Decimal>, UnsafePointer<Decimal>, NSDecimalNumber.RoundingMode) -> NSDecimalNumber.CalculationError
+    ) -> Decimal? {
+        var result = Decimal(), x = a, y = b
+        switch op(&result, &x, &y, .plain) {
+        case .overflow, .divideByZero: return nil
+        default: return result.isNaN ? nil : result
+        }
+    }
+
+    /// The decimal as written, or in scientific notation when that would run past 24 characters
+    /// (messages quote operands; 1e100 written out is 101 digits).
+    var briefDescription: String {
+        let full = description
+        guard full.count > 24, isFinite else { return full }
+        var digits = "\(significand.magnitude)", power = Int(exponent)
+        while digits.count > 1, digits.hasSuffix("0") { digits.removeLast(); power += 1 }
+        power += digits.count - 1
+        let head = digits.prefix(1), tail = digits.dropFirst()
+        return "\(self < 0 ? "-" : "")\(head)\(tail.isEmpty ? "" : "." + tail)e\(power)"
+    }
+
     package func rounded(towardZero: Bool) -> Decimal {
         var source = self
         var result = Decimal()

@@ -107,7 +107,7 @@ enum Casting {
         case "NSNumber", "NSDecimalNumber":
             switch v {
             case .bool, .int, .double:
-                return t == "NSDecimalNumber" ? .decimal(Arithmetic.decimal(v.numeric!)) : v
+                return t == "NSDecimalNumber" ? .decimal(try Arithmetic.decimal(v.numeric!)) : v
             case .decimal: return v
             case .date(let d): return .double(d.timeIntervalSinceReferenceDate)
             case .string(let s):

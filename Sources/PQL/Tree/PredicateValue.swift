@@ -132,8 +132,10 @@ extension PredicateValue.Numeric {
             if d.isNaN { return nil }
             if d.isInfinite { return d > 0 ? .orderedAscending : .orderedDescending }
             // Decimal(d) overflows for huge doubles; at such magnitudes compare as doubles.
-            if Swift.abs(d) > 1e30 { return Self.double(NSDecimalNumber(decimal: a).doubleValue).compare(.double(d)) }
-            b = Decimal(d)
+            // Decimal(d) is NaN for tiny ones (below about 1e-128): compare those as doubles too.
+            let exact = Swift.abs(d) > 1e30 ? Decimal.nan : Decimal(d)
+            if exact.isNaN { return Self.double(NSDecimalNumber(decimal: a).doubleValue).compare(.double(d)) }
+            b = exact
         }
         return a < b ? .orderedAscending : (a == b ? .orderedSame : .orderedDescending)
     }

@@ -73,7 +73,12 @@ extension ValueKind {
         case .real(let d):
             switch self {
             case .date: return .date(Date(timeIntervalSinceReferenceDate: d))
-            case .decimal: return .decimal(Decimal(string: String(d)) ?? Decimal(d))
+            case .decimal:
+                // A REAL beyond the decimal range (or an infinity, which Decimal(d) traps on)
+                // stays the double it is stored as.
+                guard d.isFinite, let exact = Decimal(string: String(d), locale: Locale(identifier: "en_US_POSIX")) ?? Optional(Decimal(d)),
+                      !exact.isNaN else { return .double(d) }
+                return .decimal(exact)
             default: return .double(d)
             }
         case .text(let t): return .string(t)
