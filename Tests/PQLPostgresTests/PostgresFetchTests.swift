@@ -1,4 +1,5 @@
 import Foundation
+import PostgresNIO
 import PQL
 @testable import PQLPostgres
 import PQLStore
@@ -185,6 +186,39 @@ import Testing
 }
 
 extension PostgresFetchTests {
+    /// A fetch waiting on the server (for a lock another transaction holds, so it would wait
+    /// for ever) stops when its task is cancelled: the server cancels the statement.
+    @Test func cancellingAFetchCancelsItOnTheServer() async throws {
+        try await Self.withEmptyTables { store, schema in
+            let query = try EntityQuery("Item", where: "name BEGINSWITH %@", ["pql-cancel"])
+            try await store.withConnection("holding a lock") { connection in
+                try await connection.run("BEGIN", logger: store.logger)
+                try await connection.run(PostgresQuery(unsafeSQL: "LOCK TABLE \(quote(schema)).\"Item\" IN ACCESS EXCLUSIVE MODE"), logger: store.logger)
+                let fetching = Task { try await store.fetch(query) }
+                // Wait until the fetch waits for the lock (bounded: a fetch never seen fails the test).
+                var waiting = false
+                for _ in 0..<200 where !waiting {
+                    var rows = 0
+                    // Inside a transaction the activity view is a snapshot taken once: drop it.
+                    try await connection.run("SELECT pg_stat_clear_snapshot()", logger: store.logger)
+                    let sql = "SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%\(schema)%' AND query NOT LIKE '%pg_stat_activity%'"
+                    for try await _ in try await connection.query(PostgresQuery(unsafeSQL: sql), logger: store.logger) { rows += 1 }
+                    waiting = rows == 1
+                    if !waiting { try await Task.sleep(for: .milliseconds(50)) }
+                }
+                #expect(waiting)
+                fetching.cancel()
+                do {
+                    _ = try await fetching.value
+                    Issue.record("the fetch returned although its task was cancelled while it waited for a lock")
+                } catch let error as StoreError {
+                    #expect(error.kind == .cancelled, "\(error)")
+                }
+                try await connection.run("ROLLBACK", logger: store.logger)
+            }
+        }
+    }
+
     /// The model's empty tables, and the schema's name for statements a test writes itself.
     static func withEmptyTables(_ body: (PostgresPredicateStore, String) async throws -> Void) async throws {
         try await TestServer.withStore(model: model) { store, schema in
