@@ -4,7 +4,7 @@ import PQL
 import PQLStore
 
 extension PostgresPredicateStore {
-    /// The records an ``EntityQuery`` matches — predicate (with `%@` arguments and
+    /// The records an `EntityQuery` matches — predicate (with `%@` arguments and
     /// `$variables`), sort rules, offset and limit — the same rows, in the same order, as the
     /// SQLite `PredicateStore` and the in-memory evaluator give for the same data.
     ///
@@ -38,7 +38,7 @@ extension PostgresPredicateStore {
         }
     }
 
-    /// The keys of the records an ``EntityQuery`` matches, in its order: the cheapest fetch.
+    /// The keys of the records an `EntityQuery` matches, in its order: the cheapest fetch.
     ///
     /// ```swift
     /// let ids = try await store.fetchIDs(try EntityQuery("flights", where: "dest == 'HNL'"))
@@ -54,7 +54,7 @@ extension PostgresPredicateStore {
         }
     }
 
-    /// How many records an ``EntityQuery`` matches (after its offset and limit, when given),
+    /// How many records an `EntityQuery` matches (after its offset and limit, when given),
     /// counted by the server.
     ///
     /// ```swift

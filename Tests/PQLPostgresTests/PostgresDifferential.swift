@@ -11,7 +11,7 @@ import Testing
 /// store and a PostgreSQL store; every predicate must give the same keys in all three (and the
 /// same count), every sorted, paged fetch the same keys in the same order. Predicates that
 /// PostgreSQL refuses (`.unsupported`) are counted, by reason, and must stay a minority.
-@Suite struct PostgresDifferentialTests {
+@Suite struct PostgresDifferential {
     static let seeds: [UInt64] = [1, 0xC0FFEE]
     static let predicatesPerSeed = 400
     static let sortsPerSeed = 120
@@ -185,7 +185,7 @@ import Testing
                 }
             }
         }
-        print("PostgresDifferentialTests: \(tally)")
+        print("PostgresDifferential: \(tally)")
         for f in failures.prefix(10) { Issue.record(Comment(rawValue: f)) }
         #expect(tally.mismatches == 0, "\(tally)")
         #expect(tally.predicates >= 1_000, "\(tally)")
