@@ -296,8 +296,18 @@ extension PredicateSQLCompiler {
                 return SQLCondition(node: .between(x.node, lo.node, hi.node), nullable: true)
             }
         }
+        if nativeOnly, x.kind.comparesNatively(with: lo.kind), x.kind.comparesNatively(with: hi.kind), x.kind.domain != .data,
+           options.isLiteral || x.kind.domain != .string {
+            if let refused = nativeRefusal(.between, options, x, lo) ?? nativeRefusal(.between, options, x, hi) { throw refused }
+            // Bounds computed per row: swapped when in reverse order, as the evaluator swaps
+            // them; a nil bound makes it NULL (false), as nothing lies beside nil.
+            let (cx, cl, ch) = (collatedIfText(x), collatedIfText(lo), collatedIfText(hi))
+            let node = SQLNode.parenthesized(.caseWhen(.binary(cl, .greaterThan, ch), then: .between(cx, ch, cl), else: .between(cx, cl, ch)))
+            let terms = [node] + [x, lo, hi].filter { $0.kind == .real && $0.constant == nil }.map { notNaN($0) }
+            return SQLCondition(node: terms.count == 1 ? node : .parenthesized(.chain(terms, .and)), nullable: true)
+        }
         if nativeOnly {
-            refuse("BETWEEN with bounds that are not constants of the value's kind, or with options",
+            refuse("BETWEEN with bounds that are not constants of the value's kind",
                    hint: "write x >= low AND x <= high, or use constant bounds of x's kind")
         }
         let f = bindRaw(.integer(Int64(optionsRaw(options))))
