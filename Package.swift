@@ -54,8 +54,9 @@ let package = Package(
         // Release-mode COPY import throughput on a server: `scripts/postgres run -- swift run -c release pql-postgres-bench`.
         .executableTarget(name: "pql-postgres-bench", dependencies: ["PQLStore", "PQLPostgres", .product(name: "PostgresNIO", package: "postgres-nio")],
                           path: "Benchmarks/pql-postgres-bench"),
-        // What both test targets share: the seeded random generator, fuzz regression inputs, deep trees.
-        .target(name: "PQLTestSupport", dependencies: ["PQL"], path: "Tests/PQLTestSupport"),
+        // What the test targets share: the seeded random generator, fuzz regression inputs, deep trees,
+        // the differential data and predicate generator and their model.
+        .target(name: "PQLTestSupport", dependencies: ["PQL", "PQLStore"], path: "Tests/PQLTestSupport"),
         .testTarget(name: "PQLTests", dependencies: ["PQL", "PQLStore", "CSQLite", "PQLTestSupport"], path: "Tests/PQLTests",
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "PQLStoreTests", dependencies: ["PQL", "PQLStore", "PQLDemo", "CSQLite", "PQLTestSupport"], path: "Tests/PQLStoreTests",

@@ -12,8 +12,9 @@ import Synchronization
 /// Swift, a model file or an Xcode model, or infer it from the tables it finds (primary keys,
 /// column types, foreign keys as to-one relationships with to-many inverses); create the tables
 /// of a model; install PQL's SQL functions (``installFunctions()``); import CSV, JSON and
-/// JSON Lines through `COPY`; insert records and count an entity's rows. Predicate fetches
-/// come with the PostgreSQL dialect of PQL's SQL compiler.
+/// JSON Lines through `COPY`; insert records; fetch and count with an `EntityQuery`
+/// (``fetch(_:)``, ``count(_:)-(EntityQuery)``): PQL's one SQL compiler in its PostgreSQL dialect,
+/// the same rows as memory and SQLite, and `.unsupported` for what PostgreSQL cannot answer as PQL does.
 ///
 /// Every call is `async` and cancellable: cancelling the calling task cancels the statement on
 /// the server (`pg_cancel_backend` from another connection), which then throws a
@@ -203,7 +204,7 @@ public final class PostgresPredicateStore: Sendable {
     // MARK: counting
 
     /// How many records `entity` has (sub-entities' included, as a fetch of the entity returns
-    /// them). Predicates come with the PostgreSQL dialect of PQL's compiler.
+    /// them); ``count(_:)-(EntityQuery)`` counts those a predicate matches.
     ///
     /// ```swift
     /// let flights = try await store.count("flights")

@@ -1,39 +1,12 @@
 import Foundation
 import PQL
+import PQLTestSupport
 @testable import PQLStore
 
 /// A small model with every kind of key path the compiler handles: attributes of each type,
 /// a to-one (employer) with its to-many inverse (employees), and a to-many (tags).
 enum PeopleModel {
-    static let model: StoreModel = {
-        do {
-            return try StoreModel([
-                ModelEntity("Company", attributes: [
-                    ModelAttribute("name", .string, isOptional: false, isIndexed: true),
-                    ModelAttribute("founded", .date),
-                    ModelAttribute("size", .integer32),
-                ], relationships: [ModelRelationship("employees", toMany: "Person", inverse: "employer", deleteRule: .nullify)]),
-                ModelEntity("Person", attributes: [
-                    ModelAttribute("name", .string, isIndexed: true),
-                    ModelAttribute("age", .integer64, isIndexed: true),
-                    ModelAttribute("score", .double),
-                    ModelAttribute("city", .string, isIndexed: true),
-                    ModelAttribute("email", .string),
-                    ModelAttribute("active", .boolean),
-                    ModelAttribute("born", .date),
-                    ModelAttribute("balance", .decimal),
-                    ModelAttribute("photo", .binary),
-                ], relationships: [
-                    ModelRelationship("employer", to: "Company", inverse: "employees"),
-                    ModelRelationship("tags", toMany: "Tag", inverse: "person", deleteRule: .cascade),
-                ]),
-                ModelEntity("Tag", attributes: [ModelAttribute("name", .string, isIndexed: true), ModelAttribute("weight", .integer64)],
-                            relationships: [ModelRelationship("person", to: "Person", inverse: "tags")]),
-            ], templates: [FetchTemplate(name: "OlderThan", entity: "Person", predicate: "age > $minimum", sort: [SortRule("age")])])
-        } catch {
-            fatalError("the test model is invalid: \(error)")
-        }
-    }()
+    static var model: StoreModel { PeopleSchema.model }
 
     /// A store and, for each person, the same object as the evaluator sees it: attributes,
     /// `employer` as a nested dictionary and `tags` as an array of dictionaries.

@@ -3,7 +3,7 @@ import PQL
 /// Builds the SELECT of a query: FROM the entity's table `t0`, the predicate as WHERE, the
 /// JOINs its to-one key paths need, ORDER BY with the key as the last tie-breaker (so the
 /// order is the evaluator's stable order), LIMIT and OFFSET as parameters.
-struct SelectBuilder {
+package struct SelectBuilder {
     let model: StoreModel
     let query: EntityQuery
     let entity: ModelEntity
@@ -13,14 +13,19 @@ struct SelectBuilder {
     let dialect: any SQLDialect
 
     /// A statement and how to read its columns.
-    struct Statement {
-        var compiled: CompiledSQL
+    package struct Statement {
+        package var compiled: CompiledSQL
         /// For records: the attribute read from each column after the key (and entity number).
-        var attributes: [(name: String, kind: SQLKind)] = []
+        package var attributes: [(name: String, kind: SQLKind)] = []
         /// For records with links: the to-one relationships read after the attributes, each
         /// as the key of the object it links to.
         var links: [(name: String, kind: SQLKind)] = []
-        var hasEntityColumn = false
+        package var hasEntityColumn = false
+    }
+
+    /// The statement of `query` in another database's `dialect` (PostgreSQL's).
+    package init(_ query: EntityQuery, model: StoreModel, dialect: any SQLDialect) throws(StoreError) {
+        try self.init(model: model, query: query, indexedColumns: nil, dialect: dialect)
     }
 
     init(model: StoreModel, query: EntityQuery, indexedColumns: Set<IndexedColumn>? = nil,
@@ -31,6 +36,7 @@ struct SelectBuilder {
         entity = try model.entity(named: query.entity)
         compiler = PredicateSQLCompiler(model: model)
         compiler.indexedColumns = indexedColumns
+        compiler.nativeOnly = dialect.nativeOnly
         scope = compiler.makeScope(entity, alias: "t0")
     }
 
@@ -53,7 +59,10 @@ struct SelectBuilder {
             compiler.locator = SourceLocator(map: query.sourceMap, tree: predicate)
             defer { compiler.locator = nil }
             let c: SQLCondition
-            do throws(StoreError) { c = try compiler.compile(predicate, in: scope) } catch {
+            do throws(StoreError) {
+                c = try compiler.compile(predicate, in: scope)
+                if let refusal = compiler.refusal { throw refusal }
+            } catch {
                 throw error.placed(in: predicate, map: query.sourceMap)
             }
             return c.isAlwaysTrue ? nil : dialect.render(c.node)
@@ -73,7 +82,7 @@ struct SelectBuilder {
                 throw StoreError(.unsupported, "cannot sort by '\(rule.keyPath.joined(separator: "."))'",
                                  hint: "sort by an attribute, or an attribute of a to-one relationship")
             }
-            terms.append("\(dialect.render(x.node))\(dialect.collation(rule.comparison)) \(rule.ascending ? "ASC" : "DESC")")
+            terms.append(try dialect.sortTerm(dialect.render(x.node), rule, kind: x.kind))
         }
         if terms.isEmpty { return "" }
         terms.append(dialect.render(scope.keyColumn))
@@ -89,7 +98,7 @@ struct SelectBuilder {
 
     /// Whole records: the key, the entity number if entities share the table, every attribute,
     /// and with `links` every to-one relationship's key column.
-    mutating func records(links: Bool = false) throws(StoreError) -> Statement {
+    package mutating func records(links: Bool = false) throws(StoreError) -> Statement {
         let w = try whereClause(), o = try orderClause(), p = pageClause()
         var columns = [dialect.render(scope.keyColumn)]
         var st = Statement(compiled: CompiledSQL(sql: "", bindings: []))
@@ -120,7 +129,7 @@ struct SelectBuilder {
     }
 
     /// The keys of the matching rows (for batch update and delete).
-    mutating func keys() throws(StoreError) -> CompiledSQL {
+    package mutating func keys() throws(StoreError) -> CompiledSQL {
         let w = try whereClause(), o = try orderClause(), p = pageClause()
         return CompiledSQL(sql: "SELECT \(dialect.render(scope.keyColumn)) FROM \(dialect.from(scope))\(w)\(o)\(p)",
                            bindings: compiler.bindings.values)
@@ -152,6 +161,9 @@ struct SelectBuilder {
                             bindings: compiler.bindings.values), results.map(\.column))
     }
 
+    /// The predicate's own value behind each parameter, where it has one (see `SQLBindings.typed`).
+    package var typedBindings: [PredicateValue?] { compiler.bindings.typed }
+
     /// How to read a computed column's values.
     struct ComputedColumn {
         var kind: SQLKind
@@ -160,11 +172,13 @@ struct SelectBuilder {
     }
 
     /// `SELECT count(*)` of the matching rows (after offset and limit, when given).
-    mutating func count() throws(StoreError) -> CompiledSQL {
+    package mutating func count() throws(StoreError) -> CompiledSQL {
         let w = try whereClause()
         if query.limit != nil || query.offset > 0 {
             let p = pageClause()
-            return CompiledSQL(sql: "SELECT count(*) FROM (SELECT 1 FROM \(dialect.from(scope))\(w)\(p))", bindings: compiler.bindings.values)
+            // PostgreSQL before 16 requires a name for a subquery in FROM; SQLite takes none.
+            let name = dialect.nativeOnly ? " AS page" : ""
+            return CompiledSQL(sql: "SELECT count(*) FROM (SELECT 1 FROM \(dialect.from(scope))\(w)\(p))\(name)", bindings: compiler.bindings.values)
         }
         return CompiledSQL(sql: "SELECT count(*) FROM \(dialect.from(scope))\(w)", bindings: compiler.bindings.values)
     }

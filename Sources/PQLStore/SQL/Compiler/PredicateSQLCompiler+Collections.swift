@@ -97,9 +97,27 @@ extension PredicateSQLCompiler {
         let native = [.number, .string, .date].contains(value.kind.domain)
         switch operation {
         case .minOperator where native, .maxOperator where native:
-            select = .call(operation == .minOperator ? .min : .max, [value.node])
+            if nativeOnly && value.kind == .boolean {
+                refuse("\(operation.rawValue) of a boolean attribute", hint: "count the true ones instead: SUBQUERY(…, $x, $x.flag == YES).@count > 0")
+            }
+            select = .call(operation == .minOperator ? .min : .max, [nativeOnly ? collatedIfText(value) : value.node])
             kind = value.kind
+        case .sumOperator where nativeOnly, .averageOperator where nativeOnly:
+            // The evaluator's @sum skips nil, as SQL's sum does (and is 0 for no elements);
+            // its @avg counts nil as 0, so SQL averages coalesce(x, 0). Numbers only: a
+            // boolean or a string raises in memory.
+            guard [.integer, .real, .decimal].contains(value.kind) else {
+                refuse("\(operation.rawValue) of a value that is not a number",
+                       hint: "\(operation.rawValue) in PostgreSQL takes an integer, double or decimal attribute")
+                return SQLExpression(node: .boolean(false), kind: .unknown, nullable: true)
+            }
+            select = operation == .sumOperator ? .call(.sum, [value.node])
+                                               : .call(.average, [value.nullable ? .call(.coalesce, [value.node, .integer(0)]) : value.node])
+            kind = operation == .sumOperator ? value.kind : .real
         default:
+            if nativeOnly {
+                refuse("\(operation.rawValue) of \(src.name)", hint: "PostgreSQL fetches take @count, @sum, @avg, @min and @max of attributes of text, numbers or dates")
+            }
             let tag = bindRaw(.integer(value.tag))
             select = .call(.aggregate(operation), [value.node, tag, .integer(0), sourceNode])
             switch operation {

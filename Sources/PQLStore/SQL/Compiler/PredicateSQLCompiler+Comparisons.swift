@@ -60,6 +60,19 @@ extension PredicateSQLCompiler {
     /// One comparison of two scalars, exactly as `ComparisonEvaluation.apply` decides it.
     mutating func compare(_ op: ComparisonOperator, options: SharedSemantics.Options,
                           _ l: SQLExpression, _ r: SQLExpression) throws(StoreError) -> SQLCondition {
+        var (l, r) = (l, r)
+        if nativeOnly {
+            if let refused = nativeRefusal(op, options, l, r) { throw refused }
+            let numbers = numbersForBooleans([l, r])
+            (l, r) = (numbers[0], numbers[1])
+            if case .string = l.kind, case .string = r.kind, !options.isLiteral, op.isEqualityOrOrder,
+               let folded = foldFunctionOptions(options) {
+                // Equality and order under [c]/[d]/[cd] are those of the folds (pql.fold_*).
+                let literal: SharedSemantics.Options
+                do { literal = try SharedSemantics.Options(rawValue: 0) } catch { throw evaluationError(error) }
+                return try compare(op, options: literal, foldedForNative(l, folded, options), foldedForNative(r, folded, options))
+            }
+        }
         let native = l.kind.comparesNatively(with: r.kind) && (options.isLiteral || l.kind.domain != .string)
         switch op {
         case .equal, .notEqual:
@@ -103,7 +116,7 @@ extension PredicateSQLCompiler {
             }
             guard native, l.kind.domain != .data else { return shared(op, options, l, r) }
             guard let ordering = SQLBinaryOperator(ordering: op) else { return shared(op, options, l, r) }
-            let base = SQLNode.binary(l.node, ordering, r.node)
+            let base = nativeOnly ? nativeOrder(l, ordering, r) : SQLNode.binary(l.node, ordering, r.node)
             // nil <= nil holds, and so does NaN <= NaN (the evaluator finds NaN equal to NaN);
             // nil against NaN does not.
             if (op == .lessThanOrEqual || op == .greaterThanOrEqual) && l.nullable && r.nullable && l.nullIsNaN == r.nullIsNaN {
@@ -112,6 +125,7 @@ extension PredicateSQLCompiler {
             }
             return SQLCondition(node: base, nullable: l.nullable || r.nullable)
         case .beginsWith:
+            if nativeOnly { return search(op, options, l, r) }
             if options.isLiteral, l.kind == .string, case .string(let prefix)? = r.constant {
                 return prefixRange(l, prefix)
             }
@@ -152,6 +166,10 @@ extension PredicateSQLCompiler {
     /// `pql_compare`: the evaluator decides, row by row (nil rules, kinds, options, errors).
     mutating func shared(_ op: ComparisonOperator, _ options: SharedSemantics.Options,
                          _ l: SQLExpression, _ r: SQLExpression) -> SQLCondition {
+        if nativeOnly {
+            refuse("\(op.symbol)\(options.rawValue == 0 ? "" : "[options]") between \(l.kind) and \(r.kind) operands",
+                   hint: "PostgreSQL compares text with text, numbers with numbers, dates with dates, without [l]; fetch and filter in memory for the rest")
+        }
         let o = bindRaw(.integer(Int64(op.rawValue)))
         let f = bindRaw(.integer(Int64(optionsRaw(options))))
         let lt = bindRaw(.integer(l.tag)), rt = bindRaw(.integer(r.tag))
@@ -165,6 +183,7 @@ extension PredicateSQLCompiler {
         if subject.isNullConstant || pattern.isNullConstant { return decided(false, evaluating: [subject, pattern]) }
         // An empty needle or pattern matches no string; a subject of another kind still raises.
         if case .string(let p)? = pattern.constant, p.isEmpty, subject.kind == .string { return decided(false, evaluating: [subject]) }
+        if nativeOnly { return nativeSearch(op, options, subject, pattern) }
         let o = bindRaw(.integer(Int64(op.rawValue)))
         let f = bindRaw(.integer(Int64(optionsRaw(options))))
         if subject.tag != 0 || pattern.tag != 0 {
@@ -251,7 +270,11 @@ extension PredicateSQLCompiler {
         guard bounds.count == 2 else {
             throw fail(.typeMismatch, "BETWEEN needs exactly two bounds, not \(bounds.count)", hint: "write x BETWEEN {low, high}")
         }
-        var lo = bounds[0], hi = bounds[1]
+        var x = x, lo = bounds[0], hi = bounds[1]
+        if nativeOnly {
+            let numbers = numbersForBooleans([x, lo, hi])
+            (x, lo, hi) = (numbers[0], numbers[1], numbers[2])
+        }
         if x.isNullConstant { return decided(false, evaluating: [lo, hi]) }
         if let a = lo.constant, let b = hi.constant {
             if a.isNull { return decided(false, evaluating: [x]) }
@@ -265,8 +288,27 @@ extension PredicateSQLCompiler {
             if (try? SharedSemantics.apply(.greaterThan, a, b, options)) == true { swap(&lo, &hi) }
             if x.kind.comparesNatively(with: lo.kind), x.kind.comparesNatively(with: hi.kind),
                x.kind.domain != .data, options.isLiteral || x.kind.domain != .string {
+                if nativeOnly {
+                    if let refused = nativeRefusal(.between, options, x, lo) ?? nativeRefusal(.between, options, x, hi) { throw refused }
+                    let c = SQLNode.between(collatedIfText(x), collatedIfText(lo), collatedIfText(hi))
+                    return SQLCondition(node: x.kind == .real ? .parenthesized(.chain([c, notNaN(x)], .and)) : c, nullable: true)
+                }
                 return SQLCondition(node: .between(x.node, lo.node, hi.node), nullable: true)
             }
+        }
+        if nativeOnly, x.kind.comparesNatively(with: lo.kind), x.kind.comparesNatively(with: hi.kind), x.kind.domain != .data,
+           options.isLiteral || x.kind.domain != .string {
+            if let refused = nativeRefusal(.between, options, x, lo) ?? nativeRefusal(.between, options, x, hi) { throw refused }
+            // Bounds computed per row: swapped when in reverse order, as the evaluator swaps
+            // them; a nil bound makes it NULL (false), as nothing lies beside nil.
+            let (cx, cl, ch) = (collatedIfText(x), collatedIfText(lo), collatedIfText(hi))
+            let node = SQLNode.parenthesized(.caseWhen(.binary(cl, .greaterThan, ch), then: .between(cx, ch, cl), else: .between(cx, cl, ch)))
+            let terms = [node] + [x, lo, hi].filter { $0.kind == .real && $0.constant == nil }.map { notNaN($0) }
+            return SQLCondition(node: terms.count == 1 ? node : .parenthesized(.chain(terms, .and)), nullable: true)
+        }
+        if nativeOnly {
+            refuse("BETWEEN with bounds that are not constants of the value's kind",
+                   hint: "write x >= low AND x <= high, or use constant bounds of x's kind")
         }
         let f = bindRaw(.integer(Int64(optionsRaw(options))))
         let xt = bindRaw(.integer(x.tag)), lt = bindRaw(.integer(lo.tag)), ht = bindRaw(.integer(hi.tag))

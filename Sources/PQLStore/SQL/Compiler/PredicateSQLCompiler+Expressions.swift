@@ -130,6 +130,9 @@ extension PredicateSQLCompiler {
                        hint: "use [SIZE] or @count; FIRST, LAST and numeric indexes work on arrays in memory")
         case .cast(let value, let type):
             if e.isRowIndependent { return bind(try fold(e)) }
+            if nativeOnly {
+                throw fail(.unsupported, "CAST of a key path has no PostgreSQL form in PQL yet", hint: "compare the attribute as it is stored")
+            }
             let x = try scalar(value, in: scope)
             guard case .constant(let typeName) = type else {
                 throw fail(.unsupported, "CAST needs a constant type name in the store")
@@ -147,6 +150,10 @@ extension PredicateSQLCompiler {
             let c = try compile(p, in: scope)
             let x = try scalar(a, in: scope), y = try scalar(b, in: scope)
             let cond = c.definite
+            if nativeOnly, x.kind != y.kind, !x.isNullConstant, !y.isNullConstant {
+                throw fail(.unsupported, "a ternary whose branches are of different kinds has no PostgreSQL form",
+                           hint: "give both branches values of one kind")
+            }
             return SQLExpression(node: .parenthesized(.caseWhen(cond, then: x.node, else: y.node)),
                                  kind: x.kind == y.kind ? x.kind : .unknown, nullable: x.nullable || y.nullable)
         case .evaluatedObject:
@@ -201,6 +208,9 @@ extension PredicateSQLCompiler {
         case .median, .mode, .stddev, .distinct:
             throw fail(.unsupported, "\(f.selector) of a key path has no SQL form",
                        hint: "fetch the records and compute \(f.selector) in memory")
+        case _ where nativeOnly:
+            throw fail(.unsupported, "the function \(f.selector) of a key path has no PostgreSQL form in PQL yet",
+                       hint: "PostgreSQL fetches take count:, @count, @sum, @avg, @min and @max; compute the rest in memory")
         case .noindex:
             // noindex: keeps the value and stops SQLite from using an index for it (unary +).
             let x = try scalar(args[0], in: scope)
@@ -228,6 +238,10 @@ extension PredicateSQLCompiler {
     /// `{a, b}.@sum`, `sum:({a, b})`, `count:({a, b})`…: an aggregate over values computed for the
     /// row, by the evaluator's own code (`pql_values`).
     mutating func aggregateOfValues(_ name: String, _ items: [ExpressionNode], in scope: SQLScope) throws(StoreError) -> SQLExpression {
+        if nativeOnly {
+            throw fail(.unsupported, "\(name) of values computed per row has no PostgreSQL form in PQL yet",
+                       hint: "aggregate a to-many relationship's attribute, or compute it in memory")
+        }
         guard items.count <= Self.maxAggregateValues else {
             throw fail(.unsupported, "\(name) of more than \(Self.maxAggregateValues) values computed per row has no SQL form",
                        hint: "compare fewer values, or aggregate a to-many relationship")

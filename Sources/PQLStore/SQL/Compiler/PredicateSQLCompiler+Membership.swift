@@ -12,6 +12,12 @@ extension PredicateSQLCompiler {
     mutating func membership(_ x: SQLExpression, inValues items: [SQLExpression],
                              options: SharedSemantics.Options) throws(StoreError) -> SQLCondition {
         if x.isNullConstant { return decided(false, evaluating: items) }
+        var x = x, items = items
+        if nativeOnly {
+            for item in items { if let refused = nativeRefusal(.equal, options, x, item) { throw refused } }
+            let numbers = numbersForBooleans([x] + items)
+            (x, items) = (numbers[0], Array(numbers.dropFirst()))
+        }
         if items.allSatisfy({ $0.constant != nil }), x.kind.domain != .unknown {
             // Members of another kind can never be equal: leave them out.
             let members = items.filter { !$0.isNullConstant && x.kind.comparesNatively(with: $0.kind) }
@@ -42,6 +48,17 @@ extension PredicateSQLCompiler {
     mutating func foldedMembership(_ x: SQLExpression, _ constants: [SQLExpression], _ options: SharedSemantics.Options) -> SQLCondition {
         let members = constants.compactMap { m -> String? in if case .string(let s)? = m.constant { return s } else { return nil } }
         var ranges: [SQLNode] = []
+        if nativeOnly {
+            guard let bits = foldFunctionOptions(options) else {
+                refuse("IN with the [l] option", hint: "drop [l], or fetch and filter in memory")
+                return .alwaysFalse
+            }
+            let list = constants.compactMap { m -> SQLNode? in
+                guard case .string(let s)? = m.constant else { return nil }
+                return bindRaw(.text(options.fold(s)))
+            }
+            return SQLCondition(node: .inList(.call(.fold, [.integer(Int64(bits)), x.node]), list), nullable: true)
+        }
         if options.rawValue == ComparisonOptions.caseInsensitive.rawValue, members.count <= Self.maxRangedMembers,
            let column = x.column, indexedColumns?.contains(column) ?? true {
             var envelopes: [ScalarOrderRange] = []
@@ -86,7 +103,7 @@ extension PredicateSQLCompiler {
             guard let element else { return nil }
             if element.kind == .string, case .string(let s)? = x.constant, !options.isLiteral, !options.isLocalized {
                 // A constant folded once; each element folded by pql_fold.
-                let f = compiler.bindRaw(.integer(Int64(compiler.optionsRaw(options))))
+                let f: SQLNode = compiler.nativeOnly ? .integer(Int64(options.rawValue & 3)) : compiler.bindRaw(.integer(Int64(compiler.optionsRaw(options))))
                 return .binary(.call(.fold, [f, element.node]), .equal, compiler.bindRaw(.text(options.fold(s))))
             }
             return try compiler.compare(.equal, options: options, element, x).node

@@ -22,6 +22,12 @@ struct PredicateSQLCompiler {
     /// Where in the predicate's source map the node being compiled is, while compiling a
     /// parsed predicate: the `pql_*` calls that can raise take its index (see `sourceNode`).
     var locator: SourceLocator? = nil
+    /// For a database without PQL's `pql_*` functions (PostgreSQL): native SQL where the
+    /// database agrees with the evaluator, and where it does not, the first construct refused
+    /// (``refusal``) instead of a call no server has. Set from ``SQLDialect/nativeOnly``.
+    var nativeOnly = false
+    /// What native-only mode could not write, with a hint: the statement must not run.
+    var refusal: StoreError? = nil
 
     enum Binding {
         case object(SQLScope)
@@ -46,9 +52,16 @@ struct PredicateSQLCompiler {
         StoreError(kind, message, hint: hint)
     }
 
+    /// Notes that native-only mode has no SQL for `construct` (the first one noted is reported).
+    mutating func refuse(_ construct: String, hint: String) {
+        if refusal == nil {
+            refusal = StoreError(.unsupported, "\(construct) has no PostgreSQL form in PQL yet", hint: hint)
+        }
+    }
+
     mutating func bind(_ v: PredicateValue) -> SQLExpression {
         // Collections never reach a parameter: IN and BETWEEN take their elements apart first.
-        let node = bindings.add(SQLValue(v) ?? .null)
+        let node = bindings.add(SQLValue(v) ?? .null, typed: v)
         return SQLExpression(node: node, kind: SQLKind(v), nullable: v.isNull, constant: v)
     }
 

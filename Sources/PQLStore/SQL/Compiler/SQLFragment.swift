@@ -78,9 +78,13 @@ struct SQLCondition {
 /// can be assembled in any order; the dialect numbers the placeholders from the slots.
 struct SQLBindings {
     private(set) var values: [SQLValue] = []
+    /// The predicate's own value behind each slot, when it has one: a database with typed
+    /// parameters (PostgreSQL) binds a date, a boolean or a decimal as itself, not as SQLite's number.
+    private(set) var typed: [PredicateValue?] = []
 
-    mutating func add(_ value: SQLValue) -> SQLNode {
+    mutating func add(_ value: SQLValue, typed original: PredicateValue? = nil) -> SQLNode {
         values.append(value)
+        typed.append(original)
         return .parameter(values.count - 1)
     }
 
@@ -88,6 +92,7 @@ struct SQLBindings {
     /// binding it (a member folded for `IN[c]`).
     mutating func replace(_ slot: Int, with value: SQLValue) {
         values[slot] = value
+        typed[slot] = nil
     }
 }
 
@@ -98,10 +103,15 @@ struct SQLBindings {
 /// compiled.bindings   // [.text("SFO")]
 /// ```
 public struct CompiledSQL: Hashable, Sendable, CustomStringConvertible {
-    /// The statement, with numbered parameters (`?1`, `?2`…) where values go.
+    /// The statement, with numbered parameters where values go (`?1`, `?2`… for SQLite; `$1`, `$2`… for PostgreSQL).
     public let sql: String
     /// The values bound to the parameters, in order.
     public let bindings: [SQLValue]
+
+    package init(sql: String, bindings: [SQLValue]) {
+        self.sql = sql
+        self.bindings = bindings
+    }
 
     /// The SQL, then its bindings on a line of their own (`-- bindings: ?1 = 'x'`).
     public var description: String {

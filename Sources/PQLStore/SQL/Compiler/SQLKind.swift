@@ -6,7 +6,7 @@ import PQL
 /// decimals as numbers, so the kind travels with every expression: it decides whether a
 /// native SQL comparison means what the evaluator means, or whether the shared `pql_compare`
 /// function must decide row by row.
-typealias SQLKind = ValueKind
+package typealias SQLKind = ValueKind
 
 extension ValueKind {
     enum Domain { case number, string, date, data, null, unknown }

@@ -3,7 +3,7 @@ import PQL
 /// How one database spells the compiler's SQL structure: identifiers, parameters, truth values,
 /// the names of functions, paging. The structure (``SQLNode``, ``SQLSelect``, ``SQLScope``) is
 /// the same for every database; what every SQL database spells alike is rendered here once.
-protocol SQLDialect {
+package protocol SQLDialect: Sendable {
     /// `name` quoted as an identifier.
     func quote(_ name: String) -> String
     /// The placeholder of parameter `slot` (0-based).
@@ -17,20 +17,44 @@ protocol SQLDialect {
     /// ` COLLATE …` (with its leading space) that orders text as a sort rule's comparison does;
     /// empty for the literal order.
     func collation(_ comparison: SortRule.Comparison) -> String
+    /// Whether the database has none of PQL's `pql_*` functions: the compiler then writes
+    /// native SQL where the database agrees with PQL, and refuses the rest (`nativeOnly`).
+    var nativeOnly: Bool { get }
+    /// A call of `function` with its arguments.
+    func call(_ function: SQLFunction, _ args: [SQLNode]) -> String
+    /// One ORDER BY term, direction included, for the rendered `expression` (a value of
+    /// `kind`) sorted by `rule`.
+    func sortTerm(_ expression: String, _ rule: SortRule, kind: SQLKind) throws(StoreError) -> String
+    /// `table` as the FROM clause names it (qualified by a schema where the database has them).
+    func table(_ name: String) -> String
+    /// How a binary operator is spelled (PostgreSQL has no `IS` between two values).
+    func spelling(_ op: SQLBinaryOperator) -> String
 }
 
 extension SQLDialect {
+    package var nativeOnly: Bool { false }
+
+    package func call(_ function: SQLFunction, _ args: [SQLNode]) -> String {
+        "\(name(of: function))(\(args.map(render).joined(separator: ", ")))"
+    }
+
+    package func sortTerm(_ expression: String, _ rule: SortRule, kind: SQLKind) throws(StoreError) -> String {
+        expression + collation(rule.comparison) + (rule.ascending ? " ASC" : " DESC")
+    }
+
+    package func table(_ name: String) -> String { quote(name) }
+
     /// `alias."column"`.
-    func column(_ name: String, of alias: String) -> String { "\(alias).\(quote(name))" }
+    package func column(_ name: String, of alias: String) -> String { "\(alias).\(quote(name))" }
 
     /// The text of `node`.
-    func render(_ node: SQLNode) -> String {
+    package func render(_ node: SQLNode) -> String {
         switch node {
         case .column(let alias, let name): return column(name, of: alias)
         case .parameter(let slot): return parameter(slot)
         case .integer(let n): return String(n)
         case .boolean(let b): return boolean(b)
-        case .call(let f, let args): return "\(name(of: f))(\(args.map(render).joined(separator: ", ")))"
+        case .call(let f, let args): return call(f, args)
         case .countAll: return "COUNT(*)"
         case .binary(let l, let op, let r): return "\(render(l)) \(spelling(op)) \(render(r))"
         case .chain(let terms, let op): return terms.map(render).joined(separator: " \(spelling(op)) ")
@@ -43,23 +67,32 @@ extension SQLDialect {
         case .inSubquery(let x, let s, let negated): return "\(render(x)) \(negated ? "NOT IN" : "IN") (\(render(s)))"
         case .subquery(let s): return "(\(render(s)))"
         case .between(let x, let lo, let hi): return "\(render(x)) BETWEEN \(render(lo)) AND \(render(hi))"
+        case .collated(let x): return collated(render(x))
+        case .like(let x, let p): return "\(render(x)) LIKE \(render(p)) ESCAPE '\\'"
         }
     }
 
     /// `SELECT columns FROM … WHERE …`.
-    func render(_ s: SQLSelect) -> String {
+    package func render(_ s: SQLSelect) -> String {
         let columns = s.columns.map(render).joined(separator: ", ")
         let conditions = s.conditions.isEmpty ? "" : " WHERE " + s.conditions.map(render).joined(separator: " AND ")
         return "SELECT \(columns) FROM \(from(s.from))\(conditions)"
     }
 
     /// `table alias LEFT JOIN table alias ON …`.
-    func from(_ scope: SQLScope) -> String {
-        ([quote(scope.table) + " " + scope.alias] + scope.joins.map { "LEFT JOIN \(quote($0.table)) \($0.alias) ON \(render($0.on))" })
+    package func from(_ scope: SQLScope) -> String {
+        ([table(scope.table) + " " + scope.alias] + scope.joins.map { "LEFT JOIN \(table($0.table)) \($0.alias) ON \(render($0.on))" })
             .joined(separator: " ")
     }
 
-    func spelling(_ op: SQLBinaryOperator) -> String {
+    /// Text in Unicode scalar order: `COLLATE "C"` (SQLite's default BINARY order already is).
+    /// In parentheses: BETWEEN's bounds take no COLLATE clause of their own.
+    package func collated(_ x: String) -> String { nativeOnly ? "(" + x + #" COLLATE "C")"# : x }
+
+    package func spelling(_ op: SQLBinaryOperator) -> String { Self.standardSpelling(op) }
+
+    /// The spelling SQLite (and most databases) use.
+    package static func standardSpelling(_ op: SQLBinaryOperator) -> String {
         switch op {
         case .equal: return "="
         case .lessThan: return "<"

@@ -28,6 +28,12 @@ struct SQLiteDialect: SQLDialect {
         case .max: return "max"
         case .coalesce: return "coalesce"
         case .substring: return "substr"
+        case .sum: return "sum"
+        case .average: return "avg"
+        // Written only in native-only mode, which SQLite (with PQL's functions) never uses.
+        case .normalizeNFC: return "pql_nfc"
+        // SQLite's booleans are the integers 0 and 1: `(x)`.
+        case .booleanAsInteger: return ""
         }
     }
 

@@ -4,7 +4,7 @@ import PQL
 /// evaluation error, is it a constant) are read from its structure, and which a
 /// ``SQLDialect`` spells late, into text and bindings. Values are never in it: a value is a
 /// ``parameter(_:)``, a slot of the statement's ``SQLBindings``; identifiers come from the model.
-indirect enum SQLNode {
+package indirect enum SQLNode {
     /// `alias."column"`: a column of a table in a FROM clause.
     case column(alias: String, name: String)
     /// The statement's parameter number `slot` (0-based), bound to a value.
@@ -39,6 +39,12 @@ indirect enum SQLNode {
     case subquery(SQLSelect)
     /// `x BETWEEN lo AND hi`.
     case between(SQLNode, SQLNode, SQLNode)
+    /// Text compared in Unicode scalar order, as PQL's literal comparisons order it: SQLite's
+    /// BINARY order already is (spelled as `x`), PostgreSQL's needs `x COLLATE "C"`. Only the
+    /// compiler's native-only mode (see `PredicateSQLCompiler.nativeOnly`) writes it.
+    case collated(SQLNode)
+    /// `x LIKE pattern ESCAPE '\'`, the pattern a bound value: only the native-only mode writes it.
+    case like(SQLNode, SQLNode)
 
     /// Whether evaluating it can raise an evaluation error: it calls one of PQL's functions that
     /// run the evaluator's code (a column, a parameter or SQL's own operators never raise).
@@ -54,6 +60,8 @@ indirect enum SQLNode {
         case .inSubquery(let x, let s, _): return x.canRaise || s.canRaise
         case .subquery(let s): return s.canRaise
         case .between(let x, let lo, let hi): return x.canRaise || lo.canRaise || hi.canRaise
+        case .collated(let x): return x.canRaise
+        case .like(let x, let p): return x.canRaise || p.canRaise
         }
     }
 
@@ -71,7 +79,7 @@ indirect enum SQLNode {
 }
 
 /// The binary operators the compiler writes.
-enum SQLBinaryOperator {
+package enum SQLBinaryOperator {
     case equal, lessThan, lessThanOrEqual, greaterThan, greaterThanOrEqual
     /// `IS`, `IS NOT`: comparisons for which NULL equals NULL.
     case isSame, isNotSame
@@ -90,13 +98,19 @@ enum SQLBinaryOperator {
 }
 
 /// The functions the compiler calls, by identity: the dialect names them.
-enum SQLFunction: Hashable {
+package enum SQLFunction: Hashable {
     /// PQL's functions, which run the evaluator's own code (see `SQLiteFunctions`).
     case compare, between, search, prefixCaseInsensitive, builtin, cast, fold, values, decided
     /// PQL's aggregate computing `operation` over a to-many relationship's values or a group.
     case aggregate(SharedSemantics.Aggregate.Operation)
     /// SQL's own.
     case min, max, coalesce, substring
+    /// SQL's own sum and average of numbers (native-only mode: `@sum`, `@avg` of attributes
+    /// that are never nil), and Unicode NFC normalisation (for LIKE, which matches NFC text).
+    case sum, average, normalizeNFC
+    /// A boolean as the number 0 or 1, as the evaluator compares it with numbers (SQLite
+    /// stores it so already; PostgreSQL's boolean needs a cast).
+    case booleanAsInteger
 
     /// Whether a call can raise an evaluation error by itself: PQL's functions that run the
     /// evaluator's comparisons, arithmetic and aggregates. Folding a string and returning a
@@ -104,7 +118,7 @@ enum SQLFunction: Hashable {
     var canRaise: Bool {
         switch self {
         case .compare, .between, .search, .prefixCaseInsensitive, .builtin, .cast, .values, .aggregate: return true
-        case .fold, .decided, .min, .max, .coalesce, .substring: return false
+        case .fold, .decided, .min, .max, .coalesce, .substring, .sum, .average, .normalizeNFC, .booleanAsInteger: return false
         }
     }
 }

@@ -1,7 +1,7 @@
 /// One FROM clause under construction: the entity's table under an alias, and the LEFT JOINs
 /// that to-one key paths added to it. A subquery gets a scope of its own whose `outer` is the
 /// enclosing one.
-final class SQLScope {
+package final class SQLScope {
     let entity: ModelEntity
     /// The table and key of the entity's inheritance root, which stores it.
     let table: String
@@ -34,7 +34,7 @@ final class SQLScope {
 }
 
 /// `LEFT JOIN table alias ON condition`.
-struct SQLJoin {
+package struct SQLJoin {
     var table: String
     var alias: String
     var on: SQLNode

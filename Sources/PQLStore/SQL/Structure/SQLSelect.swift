@@ -1,5 +1,5 @@
 /// A subquery: `SELECT columns FROM scope WHERE conditions` (the conditions joined by AND).
-struct SQLSelect {
+package struct SQLSelect {
     var columns: [SQLNode]
     /// The FROM clause: the scope's table and the joins its key paths added.
     var from: SQLScope

@@ -1,6 +1,5 @@
 import Foundation
 import PQL
-import PQLTestSupport
 
 // MARK: - Data
 
@@ -8,8 +7,8 @@ import PQLTestSupport
 /// é, ß/SS/ẞ, dotted İ, Ł, Å as one scalar and as A + ring, emoji, fullwidth, Greek with final
 /// sigma), the empty string, wildcard and regex characters that must stay literal, negative
 /// and zero numbers, fractions, dates before and after 2001, booleans, decimals and data.
-enum DifferentialPools {
-    static let names: [String] = [
+package enum DifferentialPools {
+    package static let names: [String] = [
         "José", "Jose\u{301}", "jose", "JOSE", "José Luis", "Straße", "STRASSE", "strasse", "ß", "ss", "ẞ",
         "İstanbul", "istanbul", "ISTANBUL", "ı", "Łukasz", "lukasz", "Ångström", "angstrom", "A\u{30A}ngstro\u{308}m",
         "😀", "smile 😀", "👍🏽 ok", "Ｆｕｌｌ", "full", "ＡＢＣ", "Ελλάδα", "ελλάδα", "ΕΛΛΆΔΑ", "Σοφία", "σοφιας",
@@ -20,39 +19,39 @@ enum DifferentialPools {
         // Kelvin sign and long s (fold to k and s), LIKE's wildcards and escape as first letter.
         "a\u{301}bc", "ẚx", "Ａnna", "\u{212A}elvin", "kelvin", "s\u{17F}x", "%pct", "_under", "\\back", "a\u{334}z",
     ]
-    static let cities: [String] = [
+    package static let cities: [String] = [
         "Paris", "paris", "PARIS", "Lima", "São Paulo", "Sao Paulo", "Zürich", "Zurich", "ZÜRICH", "İzmir", "izmir",
         "Łódź", "Lodz", "Tōkyō", "北京", "Αθήνα", "ΑΘΗΝΑ", "", "Köln", "Ko\u{308}ln", "Koln", "a*b", "Ｐａｒｉｓ",
     ]
-    static let emails: [String] = [
+    package static let emails: [String] = [
         "jose@x.org", "JOSE@X.ORG", "ana@example.com", "zoë@exämple.de", "", "a.b+c@d.e", "50%@off.com", "x_y@z",
     ]
-    static let tagNames: [String] = [
+    package static let tagNames: [String] = [
         "vip", "VIP", "Vip", "new", "néw", "ne\u{301}w", "NEW", "ß", "SS", "ss", "😀", "", "a*b", "x?y", "old", "Ｖｉｐ",
         "İ", "i", "Ł", "l", "Ω", "ω", "[br]",
     ]
-    static let companyNames: [String] = ["Acme", "acme", "ACME", "Ａｃｍｅ", "Café", "Cafe\u{301}", "Straße", "İş", "", "Ørsted", "Paris"]
-    static let ages: [Int64] = [-5, -1, 0, 0, 1, 17, 18, 21, 30, 30, 42, 65, 99, 120]
+    package static let companyNames: [String] = ["Acme", "acme", "ACME", "Ａｃｍｅ", "Café", "Cafe\u{301}", "Straße", "İş", "", "Ørsted", "Paris"]
+    package static let ages: [Int64] = [-5, -1, 0, 0, 1, 17, 18, 21, 30, 30, 42, 65, 99, 120]
     // No -0.0: SQLite stores it as 0 (see DifferentialTests.negativeZeroLosesItsSign).
-    static let scores: [Double] = [-2.5, 0.0, 0.0, 0.1, 0.5, 1.0, 2.25, 3.0, 3.0, 42.0, 99.9, 1e6, 0.30000000000000004]
-    static let balances: [String] = ["0", "0.01", "-12.5", "100", "12.34", "99999.99", "1000", "-0.5", "7"]
-    static let seconds: [Double] = [-1e9, -86400, 0, 0.25, 86400.5, 7e8, 7e8 + 0.25, 7.2e8, 1e9]
-    static let data: [Data] = [Data(), Data([0]), Data([1, 2, 3]), Data([0xFF]), Data([1, 2])]
-    static let weights: [Int64] = [-3, -1, 0, 1, 1, 2, 3, 5, 8, 10]
+    package static let scores: [Double] = [-2.5, 0.0, 0.0, 0.1, 0.5, 1.0, 2.25, 3.0, 3.0, 42.0, 99.9, 1e6, 0.30000000000000004]
+    package static let balances: [String] = ["0", "0.01", "-12.5", "100", "12.34", "99999.99", "1000", "-0.5", "7"]
+    package static let seconds: [Double] = [-1e9, -86400, 0, 0.25, 86400.5, 7e8, 7e8 + 0.25, 7.2e8, 1e9]
+    package static let data: [Data] = [Data(), Data([0]), Data([1, 2, 3]), Data([0xFF]), Data([1, 2])]
+    package static let weights: [Int64] = [-3, -1, 0, 1, 1, 2, 3, 5, 8, 10]
 
-    static func decimal(_ s: String) -> Decimal { Decimal(string: s, locale: Locale(identifier: "en_US_POSIX"))! }
-    static func date(_ s: Double) -> Date { Date(timeIntervalSinceReferenceDate: s) }
+    package static func decimal(_ s: String) -> Decimal { Decimal(string: s, locale: Locale(identifier: "en_US_POSIX"))! }
+    package static func date(_ s: Double) -> Date { Date(timeIntervalSinceReferenceDate: s) }
 }
 
 /// One seeded data set: ~150 people, 8 companies, 0–4 tags each (many with none), NULLs in
 /// every optional attribute, some people without an employer.
-struct DifferentialDataSet {
-    var companies: [[String: PredicateValue]] = []
-    var people: [[String: PredicateValue]] = []
-    var employer: [Int?] = []
-    var tags: [[[String: PredicateValue]]] = []
+package struct DifferentialDataSet {
+    package var companies: [[String: PredicateValue]] = []
+    package var people: [[String: PredicateValue]] = []
+    package var employer: [Int?] = []
+    package var tags: [[[String: PredicateValue]]] = []
 
-    init(seed: UInt64, people count: Int = 150, companies companyCount: Int = 8) {
+    package init(seed: UInt64, people count: Int = 150, companies companyCount: Int = 8) {
         var rng = SeededSplitMix64(seed: seed)
         typealias P = DifferentialPools
         for i in 0..<companyCount {
@@ -99,34 +98,34 @@ struct DifferentialDataSet {
 /// does not raise (kinds agree wherever an operator would otherwise raise, arithmetic and
 /// functions only run on non-optional operands or behind `x != nil AND …` guards, MATCHES
 /// patterns are valid).
-struct DifferentialPredicateGenerator {
-    enum Domain: CaseIterable { case string, number, date, data }
+package struct DifferentialPredicateGenerator {
+    package enum Domain: CaseIterable { case string, number, date, data }
 
     /// An operand: its expression, its kind, whether it can be nil, and the nullable
     /// sub-expressions that must be tested with `!= nil` before it can be evaluated.
-    struct Term {
-        var expr: ExpressionNode
-        var domain: Domain
-        var nullable: Bool
-        var guards: [ExpressionNode] = []
+    package struct Term {
+        package var expr: ExpressionNode
+        package var domain: Domain
+        package var nullable: Bool
+        package var guards: [ExpressionNode] = []
 
         /// The guards needed to use this term as an argument of arithmetic or a function.
-        var argumentGuards: [ExpressionNode] { nullable ? guards + [expr] : guards }
+        package var argumentGuards: [ExpressionNode] { nullable ? guards + [expr] : guards }
     }
 
-    var rng: SeededSplitMix64
+    package var rng: SeededSplitMix64
     /// The variable of the SUBQUERY being generated, if any.
     private var subqueryVariable: String? = nil
 
-    init(seed: UInt64) { rng = SeededSplitMix64(seed: seed) }
+    package init(seed: UInt64) { rng = SeededSplitMix64(seed: seed) }
 
-    typealias P = DifferentialPools
+    package typealias P = DifferentialPools
 
     // MARK: terms
 
-    static func key(_ path: String) -> ExpressionNode { .keyPath(path.split(separator: ".").map(String.init)) }
+    package static func key(_ path: String) -> ExpressionNode { .keyPath(path.split(separator: ".").map(String.init)) }
 
-    static let personTerms: [Term] = [
+    package static let personTerms: [Term] = [
         Term(expr: key("name"), domain: .string, nullable: true),
         Term(expr: key("city"), domain: .string, nullable: true),
         Term(expr: key("email"), domain: .string, nullable: true),
@@ -141,7 +140,7 @@ struct DifferentialPredicateGenerator {
         Term(expr: key("photo"), domain: .data, nullable: true),
     ]
 
-    static let aggregateTerms: [Term] = [
+    package static let aggregateTerms: [Term] = [
         Term(expr: key("tags.@count"), domain: .number, nullable: false),
         Term(expr: key("tags.@sum.weight"), domain: .number, nullable: false),
         Term(expr: key("tags.@avg.weight"), domain: .number, nullable: true),
@@ -171,7 +170,7 @@ struct DifferentialPredicateGenerator {
     // MARK: constants
 
     /// A string related to the pools: whole, a prefix / suffix / middle, case-changed, folded.
-    mutating func stringConstant() -> String {
+    package mutating func stringConstant() -> String {
         let base = rng.pick(rng.chance(0.5) ? P.names : rng.chance(0.5) ? P.cities : rng.chance(0.5) ? P.tagNames : P.companyNames + P.emails)
         let chars = Array(base)
         switch rng.int(in: 0...9) {
@@ -195,7 +194,7 @@ struct DifferentialPredicateGenerator {
     }
 
     /// A LIKE pattern: a pool string with `*` and `?` wildcards, escaped characters, or none.
-    mutating func likePattern() -> String {
+    package mutating func likePattern() -> String {
         let chars = Array(stringConstant())
         if rng.chance(0.1) { return rng.pick(["*", "?", "", "*?*", "\\*", "a\\?c", "a\\*b", "*\\\\*", "[br]", "50%"]) }
         var out = ""
@@ -219,7 +218,7 @@ struct DifferentialPredicateGenerator {
     }
 
     /// A valid regular expression (MATCHES), mostly derived from the pools.
-    mutating func regexPattern() -> String {
+    package mutating func regexPattern() -> String {
         if rng.chance(0.5) {
             return rng.pick([".*", "J.*", ".*[éè].*", "(?i)jos.*", "\\p{Lu}.*", "[a-z]+", ".*\\d.*", "straße|strasse",
                              "a|ab", ".*😀.*", "\\QA*b\\E", "İ.*", "[^a-z]*", "..", "(?s).*\\n.*", "ß", "SS", "Ω|ω",
@@ -235,7 +234,7 @@ struct DifferentialPredicateGenerator {
         }
     }
 
-    mutating func numberConstant() -> PredicateValue {
+    package mutating func numberConstant() -> PredicateValue {
         switch rng.int(in: 0...9) {
         case 0, 1, 2, 3: return .int(rng.pick(P.ages + P.weights + [2, 4, 6, 100]))
         case 4, 5: return .double(rng.pick(P.scores + [17.5, -0.5, 1e-9, 30.000001]))
@@ -246,11 +245,11 @@ struct DifferentialPredicateGenerator {
         }
     }
 
-    mutating func dateConstant() -> PredicateValue {
+    package mutating func dateConstant() -> PredicateValue {
         .date(P.date(rng.pick(P.seconds) + (rng.chance(0.5) ? 0 : rng.pick([0.5, -0.25, 1, -86400]))))
     }
 
-    mutating func constant(_ domain: Domain) -> PredicateValue {
+    package mutating func constant(_ domain: Domain) -> PredicateValue {
         switch domain {
         case .string: return .string(stringConstant())
         case .number: return numberConstant()
@@ -260,12 +259,12 @@ struct DifferentialPredicateGenerator {
     }
 
     /// A constant of another kind (compared with == / != / IN only: they never raise).
-    mutating func mismatchedConstant(_ domain: Domain) -> PredicateValue {
+    package mutating func mismatchedConstant(_ domain: Domain) -> PredicateValue {
         let others = Domain.allCases.filter { $0 != domain }
         return constant(rng.pick(others))
     }
 
-    mutating func options(forString: Bool) -> ComparisonOptions {
+    package mutating func options(forString: Bool) -> ComparisonOptions {
         if !forString { return rng.chance(0.1) ? rng.pick([.caseInsensitive, [.caseInsensitive, .diacriticInsensitive]]) : [] }
         return rng.pick([[], [], [], .caseInsensitive, .diacriticInsensitive, [.caseInsensitive, .diacriticInsensitive],
                          .normalized, [.caseInsensitive, .diacriticInsensitive, .normalized], [.caseInsensitive, .normalized]])
@@ -274,7 +273,7 @@ struct DifferentialPredicateGenerator {
     // MARK: predicates
 
     /// A predicate with compound nesting up to `maxDepth` levels.
-    mutating func predicate(maxDepth: Int = 4) -> PredicateNode {
+    package mutating func predicate(maxDepth: Int = 4) -> PredicateNode {
         if maxDepth <= 0 || rng.chance(0.45) { return leaf() }
         switch rng.int(in: 0...5) {
         case 0, 1: return .and((0..<rng.int(in: 2...3)).map { _ in predicate(maxDepth: maxDepth - 1) })
@@ -283,7 +282,7 @@ struct DifferentialPredicateGenerator {
         }
     }
 
-    mutating func leaf() -> PredicateNode {
+    package mutating func leaf() -> PredicateNode {
         if subqueryVariable != nil {
             switch rng.weightedIndex([2, 60, 8, 8, 6]) {
             case 0: return .constant(rng.chance(0.5))
@@ -311,22 +310,22 @@ struct DifferentialPredicateGenerator {
     }
 
     /// `guard != nil AND … AND comparison`, so nothing evaluates arithmetic or a function on nil.
-    func guarded(_ guards: [ExpressionNode], _ p: PredicateNode) -> PredicateNode {
+    package func guarded(_ guards: [ExpressionNode], _ p: PredicateNode) -> PredicateNode {
         var seen = Set<ExpressionNode>()
         let tests = guards.filter { seen.insert($0).inserted }
             .map { PredicateNode.comparison(ComparisonNode($0, .notEqual, .constant(.null))) }
         return tests.isEmpty ? p : .and(tests + [p])
     }
 
-    func comparison(_ l: Term, _ op: ComparisonOperator, _ r: Term, _ options: ComparisonOptions = [],
+    package func comparison(_ l: Term, _ op: ComparisonOperator, _ r: Term, _ options: ComparisonOptions = [],
                     _ quantifier: Quantifier = .direct) -> PredicateNode {
         guarded(l.guards + r.guards, .comparison(ComparisonNode(l.expr, op, r.expr, quantifier: quantifier, options: options)))
     }
 
-    func constantTerm(_ v: PredicateValue, _ domain: Domain) -> Term { Term(expr: .constant(v), domain: domain, nullable: v.isNull) }
+    package func constantTerm(_ v: PredicateValue, _ domain: Domain) -> Term { Term(expr: .constant(v), domain: domain, nullable: v.isNull) }
 
     /// The operators that never raise for two operands of `domain`.
-    mutating func operatorFor(_ domain: Domain) -> ComparisonOperator {
+    package mutating func operatorFor(_ domain: Domain) -> ComparisonOperator {
         switch domain {
         case .string:
             return rng.pick([.equal, .notEqual, .lessThan, .lessThanOrEqual, .greaterThan, .greaterThanOrEqual, .between,
@@ -339,7 +338,7 @@ struct DifferentialPredicateGenerator {
     }
 
     /// The right side for `l op …` when `l` has `domain`.
-    mutating func rightSide(_ op: ComparisonOperator, _ domain: Domain, allowTerm: Bool = true) -> Term {
+    package mutating func rightSide(_ op: ComparisonOperator, _ domain: Domain, allowTerm: Bool = true) -> Term {
         switch op {
         case .like where !rng.chance(0.15): return constantTerm(.string(likePattern()), .string)
         case .matches: return constantTerm(.string(regexPattern()), .string)
@@ -378,7 +377,7 @@ struct DifferentialPredicateGenerator {
     }
 
     /// `attribute op value` with matching kinds (or nil), any option.
-    mutating func direct() -> PredicateNode {
+    package mutating func direct() -> PredicateNode {
         let l = scalarTerm(rng.chance(0.45) ? .string : nil, aggregates: rng.chance(0.2))
         var op = operatorFor(l.domain)
         var r = rightSide(op, l.domain)
@@ -401,7 +400,7 @@ struct DifferentialPredicateGenerator {
     }
 
     /// `age < employer.size`, `name ==[c] city`, `name LIKE city`, `score > age`, `name == age`.
-    mutating func keyPathPair() -> PredicateNode {
+    package mutating func keyPathPair() -> PredicateNode {
         let l = scalarTerm()
         if rng.chance(0.15) {
             // Different kinds: only equality, which never raises (nil == nil holds).
@@ -422,7 +421,7 @@ struct DifferentialPredicateGenerator {
     }
 
     /// nil on either side of every operator, `employer == nil`.
-    mutating func nilComparison() -> PredicateNode {
+    package mutating func nilComparison() -> PredicateNode {
         if rng.chance(0.3) {
             let e = Self.key("employer"), n = ExpressionNode.constant(.null)
             let eq: ComparisonOperator = rng.chance(0.5) ? .equal : .notEqual
@@ -444,7 +443,7 @@ struct DifferentialPredicateGenerator {
     }
 
     /// ANY / ALL / NONE over tags.name or tags.weight (or a literal {a, b} of key paths).
-    mutating func quantified() -> PredicateNode {
+    package mutating func quantified() -> PredicateNode {
         let lhs: Term
         switch rng.int(in: 0...9) {
         case 0...4: lhs = Term(expr: Self.key("tags.name"), domain: .string, nullable: true)
@@ -471,7 +470,7 @@ struct DifferentialPredicateGenerator {
     }
 
     /// `x IN tags.name`, `tags.weight CONTAINS 5`, `name IN tags.name` (options are ignored).
-    mutating func membership() -> PredicateNode {
+    package mutating func membership() -> PredicateNode {
         let string = rng.chance(0.6)
         let coll = Term(expr: Self.key(string ? "tags.name" : "tags.weight"), domain: string ? .string : .number, nullable: false)
         let x: Term
@@ -486,7 +485,7 @@ struct DifferentialPredicateGenerator {
     }
 
     /// tags.@count / @sum / @avg / @min / @max against a value or another term.
-    mutating func aggregateComparison() -> PredicateNode {
+    package mutating func aggregateComparison() -> PredicateNode {
         let l = rng.pick(Self.aggregateTerms)
         var op = operatorFor(l.domain)
         if op == .in && l.domain == .string && rng.chance(0.5) { op = .beginsWith }
@@ -499,7 +498,7 @@ struct DifferentialPredicateGenerator {
 
     /// `SUBQUERY(tags, $t, …).@count op n`: the condition mixes the tag ($t.name, $t.weight)
     /// and the person it belongs to (plain key paths still mean the person).
-    mutating func subqueryCount() -> PredicateNode {
+    package mutating func subqueryCount() -> PredicateNode {
         let v = rng.pick(["t", "x", "tag"])
         subqueryVariable = v
         let inner = predicate(maxDepth: 2)
@@ -513,7 +512,7 @@ struct DifferentialPredicateGenerator {
     }
 
     /// Arithmetic on non-optional operands, or on optional ones behind `x != nil` guards.
-    mutating func arithmeticTerm(depth: Int = 2) -> Term {
+    package mutating func arithmeticTerm(depth: Int = 2) -> Term {
         if depth == 0 || rng.chance(0.35) {
             if rng.chance(0.25) {
                 let c = rng.pick([PredicateValue.int(2), .int(3), .int(-1), .int(0), .int(7), .double(0.5), .double(2.5), .decimal(P.decimal("1.5"))])
@@ -536,7 +535,7 @@ struct DifferentialPredicateGenerator {
         return Term(expr: .function(f, [a.expr, b.expr]), domain: .number, nullable: false, guards: a.guards + b.guards)
     }
 
-    mutating func arithmetic() -> PredicateNode {
+    package mutating func arithmetic() -> PredicateNode {
         if rng.chance(0.15) && subqueryVariable == nil {
             // Dates: born + seconds against a date; born - employer.founded in seconds.
             let born = Self.key("born"), founded = Self.key("employer.founded")
@@ -562,7 +561,7 @@ struct DifferentialPredicateGenerator {
     }
 
     /// uppercase: / lowercase: / length: / abs: on guarded operands.
-    mutating func function() -> PredicateNode {
+    package mutating func function() -> PredicateNode {
         switch rng.int(in: 0...3) {
         case 0, 1:
             let s = scalarTerm(.string, aggregates: rng.chance(0.3))
@@ -588,7 +587,7 @@ struct DifferentialPredicateGenerator {
 
     /// `x IN[cd] {…}`, `{…} CONTAINS[c] x`, `x IN[c] tags.name`: the options apply to each
     /// element (decision D20), over look-alike strings folding may or may not equate.
-    mutating func optionsMembership() -> PredicateNode {
+    package mutating func optionsMembership() -> PredicateNode {
         let x = scalarTerm(.string, aggregates: rng.chance(0.2))
         var options = options(forString: true)
         if options.isEmpty { options = rng.pick([.caseInsensitive, .diacriticInsensitive, [.caseInsensitive, .diacriticInsensitive]]) }
@@ -611,7 +610,7 @@ struct DifferentialPredicateGenerator {
 
     /// `sum:`, `average:`, `min:`, `max:` of tags.weight, which raise on a nil weight (and the
     /// last three on no tags): guarded, as a program must guard them.
-    mutating func aggregateFunction() -> PredicateNode {
+    package mutating func aggregateFunction() -> PredicateNode {
         let f: BuiltinFunction = rng.pick([.sum, .average, .min, .max])
         let call = ExpressionNode.function(f, [Self.key("tags.weight")])
         let noNil = PredicateNode.not(.comparison(ComparisonNode(Self.key("tags.weight"), .equal, .constant(.null), quantifier: .any)))
@@ -626,7 +625,7 @@ struct DifferentialPredicateGenerator {
 
     /// Arithmetic whose integer results may leave 64 bits (large constants, the extremes):
     /// memory and the store must raise the same overflow error, or agree on the rows.
-    mutating func overflowingArithmetic() -> PredicateNode {
+    package mutating func overflowingArithmetic() -> PredicateNode {
         let big: [Int64] = [.max, .min, .max - 1, .min + 1, 4_611_686_018_427_387_904, 3_037_000_500, -3_037_000_500, 1 << 40]
         func operand(_ g: inout DifferentialPredicateGenerator) -> Term {
             if g.rng.chance(0.45) { return g.constantTerm(.int(g.rng.pick(big)), .number) }
@@ -649,7 +648,7 @@ struct DifferentialPredicateGenerator {
     }
 
     /// Kinds that do not match: `name == 5`, `age != 'x'`, `born IN {1, 'a'}` (never raise).
-    mutating func mismatched() -> PredicateNode {
+    package mutating func mismatched() -> PredicateNode {
         let t = scalarTerm()
         let c = constantTerm(mismatchedConstant(t.domain), t.domain)
         switch rng.int(in: 0...2) {
@@ -661,7 +660,7 @@ struct DifferentialPredicateGenerator {
 
     /// A comparison somewhere in `p` (the leaves are checked alone too: inside AND/OR memory
     /// short-circuits past many of them).
-    mutating func someLeaf(of p: PredicateNode) -> PredicateNode {
+    package mutating func someLeaf(of p: PredicateNode) -> PredicateNode {
         switch p {
         case .and(let ps), .or(let ps):
             // A guarded comparison (`x != nil AND f(x) > 1`) stays whole.
@@ -672,16 +671,16 @@ struct DifferentialPredicateGenerator {
         }
     }
 
-    static func isNilGuard(_ p: PredicateNode) -> Bool {
+    package static func isNilGuard(_ p: PredicateNode) -> Bool {
         if case .comparison(let c) = p, c.quantifier == .direct, c.op == .notEqual, c.rhs == .constant(.null) { return true }
         return false
     }
 
     // MARK: sorting
 
-    static let sortKeys = ["name", "age", "score", "city", "employer.name", "born", "balance", "active", "email", "employer.size"]
+    package static let sortKeys = ["name", "age", "score", "city", "employer.name", "born", "balance", "active", "email", "employer.size"]
 
-    mutating func sortRules() -> [SortRule] {
+    package mutating func sortRules() -> [SortRule] {
         (0..<rng.int(in: 1...3)).map { _ in
             SortRule(rng.pick(Self.sortKeys), ascending: rng.chance(0.5),
                      comparison: rng.chance(0.5) ? .literal : .caseInsensitive)

@@ -1,0 +1,106 @@
+import PQL
+import PQLStore
+
+/// PostgreSQL's spelling of PQL's compiled SQL: `$1` parameters, `"identifiers"`, tables
+/// qualified by the store's schema, `TRUE`/`FALSE`, `IS [NOT] DISTINCT FROM`, text in
+/// Unicode scalar order (`COLLATE "C"`: on a UTF8 database byte order is scalar order, PQL's
+/// literal order), nil first when ascending as in memory, and `[c]`/`[d]`/`[cd]` through the
+/// `pql.fold_*` functions ``PostgresPredicateStore/installFunctions()`` installs.
+///
+/// The server has none of the `pql_*` functions SQLite runs the evaluator's code in, so the
+/// compiler works in native-only mode: what it cannot write natively it refuses with a
+/// `StoreError` of kind `.unsupported` before anything runs.
+struct PostgresDialect: SQLDialect {
+    var schema: String
+    var functionSchema: String
+
+    var nativeOnly: Bool { true }
+
+    func quote(_ name: String) -> String { FoldFunctionSQL.quoteIdentifier(name) }
+
+    func parameter(_ slot: Int) -> String { "$\(slot + 1)" }
+
+    func boolean(_ value: Bool) -> String { value ? "TRUE" : "FALSE" }
+
+    func table(_ name: String) -> String { "\(quote(schema)).\(quote(name))" }
+
+    func name(of function: SQLFunction) -> String {
+        switch function {
+        case .min: return "min"
+        case .max: return "max"
+        case .coalesce: return "coalesce"
+        case .substring: return "substr"
+        case .sum: return "sum"
+        case .average: return "avg"
+        case .normalizeNFC: return "normalize"
+        case .booleanAsInteger: return ""
+        case .fold: return "\(quote(functionSchema)).fold_cd"
+        // Native-only mode refuses every construct that needs one of these before rendering;
+        // should one slip through, the server rejects the unknown function: an error, never rows.
+        case .compare, .between, .search, .prefixCaseInsensitive, .builtin, .cast, .values, .decided, .aggregate:
+            return "\(quote(functionSchema)).\(quote("unavailable_\(function)"))"
+        }
+    }
+
+    func call(_ function: SQLFunction, _ args: [SQLNode]) -> String {
+        switch (function, args.count) {
+        case (.fold, 2):
+            guard case .integer(let bits) = args[0] else { break }
+            let suffix = bits == 1 ? "c" : bits == 2 ? "d" : "cd"
+            return "\(quote(functionSchema)).fold_\(suffix)(\(render(args[1])))"
+        case (.decided, _) where !args.isEmpty:
+            // Nothing PostgreSQL runs raises PQL's errors: the answer is the decided one.
+            return "(\(render(args[0])))"
+        case (.sum, 1):
+            // The evaluator's sum of no elements is 0; SQL's is NULL.
+            return "coalesce(sum(\(render(args[0]))), 0)"
+        case (.average, 1):
+            return "avg(\(render(args[0])))::double precision"
+        case (.booleanAsInteger, 1):
+            return "(\(render(args[0])))::integer"
+        case (.normalizeNFC, 1):
+            return "normalize(\(render(args[0])), NFC)"
+        default: break
+        }
+        return "\(name(of: function))(\(args.map(render).joined(separator: ", ")))"
+    }
+
+    func page(limit: SQLNode, offset: SQLNode) -> String {
+        // No limit is bound as -1; PostgreSQL's LIMIT NULL means none.
+        " LIMIT NULLIF(\(render(limit)), -1) OFFSET \(render(offset))"
+    }
+
+    func collation(_ comparison: SortRule.Comparison) -> String {
+        comparison == .literal ? #" COLLATE "C""# : ""
+    }
+
+    /// PQL's order: nil first ascending (PostgreSQL puts NULL last), NaN after nil and before
+    /// every number (PostgreSQL puts it after every number), text by scalar or by `[c]` fold.
+    func sortTerm(_ expression: String, _ rule: SortRule, kind: SQLKind) throws(StoreError) -> String {
+        let direction = rule.ascending ? " ASC NULLS FIRST" : " DESC NULLS LAST"
+        switch kind {
+        case .string:
+            switch rule.comparison {
+            case .literal: return expression + #" COLLATE "C""# + direction
+            // The evaluator orders case-insensitively by the [c] folds, in scalar order.
+            case .caseInsensitive: return "\(quote(functionSchema)).fold_c(\(expression))" + #" COLLATE "C""# + direction
+            case .localized:
+                throw StoreError(.unsupported, "sorting text in the locale's order has no PostgreSQL form in PQL yet",
+                                 hint: "sort literally or case-insensitively, or sort the fetched records in memory with PredicateQuery")
+            }
+        case .real:
+            let rank = "CASE WHEN \(expression) IS NULL THEN 0 WHEN \(expression) = 'NaN'::float8 THEN 1 ELSE 2 END"
+            return rank + (rule.ascending ? " ASC" : " DESC") + ", " + expression + direction
+        default:
+            return expression + direction
+        }
+    }
+
+    func spelling(_ op: SQLBinaryOperator) -> String {
+        switch op {
+        case .isSame: return "IS NOT DISTINCT FROM"
+        case .isNotSame: return "IS DISTINCT FROM"
+        default: return Self.standardSpelling(op)
+        }
+    }
+}

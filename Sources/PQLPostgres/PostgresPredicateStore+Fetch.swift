@@ -1,0 +1,211 @@
+import Foundation
+import PostgresNIO
+import PQL
+import PQLStore
+
+extension PostgresPredicateStore {
+    /// The records an `EntityQuery` matches — predicate (with `%@` arguments and
+    /// `$variables`), sort rules, offset and limit — the same rows, in the same order, as the
+    /// SQLite `PredicateStore` and the in-memory evaluator give for the same data.
+    ///
+    /// The predicate is compiled by PQL's one SQL compiler in native-only mode: what
+    /// PostgreSQL answers as PQL does (comparisons of one kind with PQL's nil rules, BETWEEN,
+    /// IN, BEGINSWITH/ENDSWITH/CONTAINS/LIKE, `[c]`/`[d]`/`[cd]` through the installed
+    /// `pql.fold_*` functions, to-one key paths, ANY/ALL/NONE, SUBQUERY, `@count`, `@min`,
+    /// `@max`, and `@sum`/`@avg` of non-optional numbers) runs on the server, values bound as
+    /// parameters. Anything else (MATCHES, `[l]`, functions and arithmetic on key paths,
+    /// comparisons of mixed kinds, NaN constants, case-insensitive sorts) throws a
+    /// `StoreError` of kind `.unsupported` naming it, before any statement runs. `[c]`/`[d]`
+    /// need ``installFunctions()`` first. Cancelling the task cancels the statement on the server.
+    ///
+    /// ```swift
+    /// let late = try EntityQuery("flights", where: "dep_delay > %@ AND dest ==[c] %@", [600, "hnl"],
+    ///                            sort: [SortRule("dep_delay", ascending: false)], limit: 10)
+    /// for flight in try await store.fetch(late) { print(flight.id, flight["dep_delay"]) }
+    /// ```
+    public func fetch(_ query: EntityQuery) async throws(StoreError) -> [StoreRecord] {
+        let model = self.model
+        var builder = try SelectBuilder(query, model: model, dialect: dialect)
+        let statement = try builder.records()
+        let sql = try postgresQuery(statement.compiled, typed: builder.typedBindings)
+        let reader = try RowLayout(model: model, entity: query.entity, hasEntityColumn: statement.hasEntityColumn)
+        return try await withConnection("fetching \(query.entity)") { connection in
+            var out: [StoreRecord] = []
+            for try await row in try await connection.query(sql, logger: self.logger) {
+                out.append(try reader.record(row))
+            }
+            return out
+        }
+    }
+
+    /// The keys of the records an `EntityQuery` matches, in its order: the cheapest fetch.
+    ///
+    /// ```swift
+    /// let ids = try await store.fetchIDs(try EntityQuery("flights", where: "dest == 'HNL'"))
+    /// ```
+    public func fetchIDs(_ query: EntityQuery) async throws(StoreError) -> [Int64] {
+        var builder = try SelectBuilder(query, model: model, dialect: dialect)
+        let compiled = try builder.keys()
+        let sql = try postgresQuery(compiled, typed: builder.typedBindings)
+        return try await withConnection("fetching \(query.entity)") { connection in
+            var out: [Int64] = []
+            for try await row in try await connection.query(sql, logger: self.logger) { out.append(try row.decode(Int64.self)) }
+            return out
+        }
+    }
+
+    /// How many records an `EntityQuery` matches (after its offset and limit, when given),
+    /// counted by the server.
+    ///
+    /// ```swift
+    /// let n = try await store.count(try EntityQuery("flights", where: "origin == %@", ["JFK"]))
+    /// ```
+    public func count(_ query: EntityQuery) async throws(StoreError) -> Int {
+        var builder = try SelectBuilder(query, model: model, dialect: dialect)
+        let compiled = try builder.count()
+        let sql = try postgresQuery(compiled, typed: builder.typedBindings)
+        return try await withConnection("counting \(query.entity)") { connection in
+            var n = 0
+            for try await row in try await connection.query(sql, logger: self.logger) { n = Int(try row.decode(Int64.self)) }
+            return n
+        }
+    }
+
+    /// The SQL a fetch of `query` runs, with its parameters (`$1`, `$2`…) and their values:
+    /// to read, or to `EXPLAIN`. Throws what ``fetch(_:)`` would throw before running.
+    ///
+    /// ```swift
+    /// let compiled = try store.sql(for: EntityQuery("flights", where: "dest == %@", ["SFO"]))
+    /// print(compiled.sql)   // SELECT t0."id", … FROM "public"."flights" t0 WHERE t0."dest" = $1
+    /// ```
+    public func sql(for query: EntityQuery) throws(StoreError) -> CompiledSQL {
+        var builder = try SelectBuilder(query, model: model, dialect: dialect)
+        return try builder.records().compiled
+    }
+
+    /// The server's plan for a fetch of `query` (`EXPLAIN`, one line per row), to see which
+    /// indexes it uses.
+    ///
+    /// ```swift
+    /// let plan = try await store.explain(try EntityQuery("flights", where: "tailnum == 'N14228'"))
+    /// print(plan.joined(separator: "\n"))   // Index Scan using flights_tailnum on flights t0 …
+    /// ```
+    public func explain(_ query: EntityQuery) async throws(StoreError) -> [String] {
+        var builder = try SelectBuilder(query, model: model, dialect: dialect)
+        let compiled = try builder.records().compiled
+        let sql = try postgresQuery(CompiledSQL(sql: "EXPLAIN " + compiled.sql, bindings: compiled.bindings), typed: builder.typedBindings)
+        return try await withConnection("explaining a fetch of \(query.entity)") { connection in
+            var out: [String] = []
+            for try await row in try await connection.query(sql, logger: self.logger) { out.append(try row.decode(String.self)) }
+            return out
+        }
+    }
+
+    /// The dialect of this store's schemas.
+    var dialect: PostgresDialect { PostgresDialect(schema: schema, functionSchema: functionSchema) }
+
+    /// The statement with its values bound: the predicate's own values as themselves (a date as
+    /// `timestamptz`, a boolean as `boolean`), the compiler's as SQLite would take them.
+    func postgresQuery(_ compiled: CompiledSQL, typed: [PredicateValue?]) throws(StoreError) -> PostgresQuery {
+        var binds = PostgresBindings()
+        for (slot, value) in compiled.bindings.enumerated() {
+            if case .text(let t) = value, t.utf8.contains(0) {
+                throw StoreError(.unsupported, "text with the character U+0000 cannot be sent to PostgreSQL",
+                                 hint: "PostgreSQL's text holds no U+0000 (no stored value has one): leave it out of the value")
+            }
+            if value == .null && !Self.uses(compiled.sql, parameter: slot + 1) {
+                // A NULL the statement does not use (a nil the compiler turned into IS NULL)
+                // has no type PostgreSQL could infer, and its value matters to nothing: it
+                // goes as an empty text.
+                binds.append("")
+                continue
+            }
+            if slot < typed.count, let original = typed[slot] {
+                try Self.bind(original, to: &binds)
+                continue
+            }
+            switch value {
+            case .null: binds.appendNull()
+            case .integer(let n): binds.append(n)
+            case .real(let d): binds.append(d)
+            case .text(let t): binds.append(t)
+            case .blob(let b): binds.append(ByteBuffer(bytes: b))
+            }
+        }
+        return PostgresQuery(unsafeSQL: compiled.sql, binds: binds)
+    }
+
+    /// Whether `sql` has the placeholder `$number` (not as the start of a longer one).
+    static func uses(_ sql: String, parameter number: Int) -> Bool {
+        var rest = Substring(sql)
+        let token = "$\(number)"
+        while let r = rest.range(of: token) {
+            rest = rest[r.upperBound...]
+            guard let next = rest.first, next.isNumber else { return true }
+        }
+        return false
+    }
+}
+
+/// How a fetched row's columns become a `StoreRecord`: the key, the entity number when
+/// entities share the table, then every attribute of the entity and its sub-entities in model
+/// order (as `SelectBuilder.records` selects them), each decoded by its attribute type.
+struct RowLayout: Sendable {
+    struct Column: Sendable {
+        var name: String
+        var type: AttributeType
+    }
+
+    let entity: String
+    let hasEntityColumn: Bool
+    let columns: [Column]
+    /// The entity's name and attribute names by entity number (inheritance trees only).
+    let entities: [Int64: (name: String, attributes: Set<String>, keys: [String])]
+
+    init(model: StoreModel, entity name: String, hasEntityColumn: Bool) throws(StoreError) {
+        let entity = try model.entity(named: name)
+        self.entity = name
+        self.hasEntityColumn = hasEntityColumn
+        var seen: Set<String> = [], columns: [Column] = []
+        for e in model.descendants(entity) {
+            for a in model.allAttributes(e) where seen.insert(a.name).inserted { columns.append(Column(name: a.name, type: a.type)) }
+        }
+        self.columns = columns
+        var entities: [Int64: (name: String, attributes: Set<String>, keys: [String])] = [:]
+        if hasEntityColumn {
+            for e in model.entities {
+                let names = model.allAttributes(e).map(\.name)
+                entities[Int64(model.entityNumber(e))] = (e.name, Set(names), columns.map(\.name).filter(Set(names).contains))
+            }
+        }
+        self.entities = entities
+    }
+
+    func record(_ row: PostgresRow) throws -> StoreRecord {
+        let cells = Array(row)
+        let id = try cells[0].decode(Int64.self)
+        var first = 1
+        var name = entity, own: Set<String>? = nil, keys = columns.map(\.name)
+        if hasEntityColumn {
+            first = 2
+            if let e = entities[try cells[1].decode(Int64.self)] { (name, own, keys) = (e.name, e.attributes, e.keys) }
+        }
+        var values: [String: PredicateValue] = [:]
+        for (i, c) in columns.enumerated() where own?.contains(c.name) ?? true {
+            values[c.name] = try Self.value(cells[first + i], c.type)
+        }
+        return StoreRecord(entity: name, id: id, values: values, keys: keys)
+    }
+
+    static func value(_ cell: PostgresCell, _ type: AttributeType) throws -> PredicateValue {
+        switch type {
+        case .string, .uri, .uuid: return try cell.decode(String?.self).map(PredicateValue.string) ?? .null
+        case .integer16, .integer32, .integer64: return try cell.decode(Int64?.self).map(PredicateValue.int) ?? .null
+        case .double, .float: return try cell.decode(Double?.self).map(PredicateValue.double) ?? .null
+        case .decimal: return try cell.decode(Decimal?.self).map(PredicateValue.decimal) ?? .null
+        case .boolean: return try cell.decode(Bool?.self).map(PredicateValue.bool) ?? .null
+        case .date: return try cell.decode(Date?.self).map(PredicateValue.date) ?? .null
+        case .binary: return try cell.decode(ByteBuffer?.self).map { .data(Data($0.readableBytesView)) } ?? .null
+        }
+    }
+}
