@@ -10,7 +10,10 @@ import PQLStore
 /// `prefer` (the default) or `require` (the server's certificate is then checked as
 /// `verify-full` would: `verify-ca` and `verify-full` mean the same here). A host that is a
 /// directory (`%2Ftmp%2Fpg` percent-encoded, or the `host=/tmp/pg` parameter) is a unix-socket
-/// directory, the socket being `.s.PGSQL.<port>` in it, as libpq finds it.
+/// directory, the socket being `.s.PGSQL.<port>` in it, as libpq finds it. Server settings
+/// for the session go in `options` as libpq writes them (`options=-c%20statement_timeout%3D2s`,
+/// several `-c name=value` separated by spaces) and `application_name`: a server that takes
+/// filters from users should cap each statement's time this way.
 ///
 /// ```swift
 /// let url = try PostgresConnectionURL("postgres://app:secret@db.internal:5432/shop?sslmode=require")
@@ -31,6 +34,9 @@ public struct PostgresConnectionURL: Sendable, Hashable {
     public var database: String?
     /// The `sslmode` parameter: `disable`, `prefer` or `require` (`verify-ca`, `verify-full` read as `require`).
     public var sslMode: String
+    /// Settings the server applies to every session of this URL (from `options` and
+    /// `application_name`), such as `statement_timeout`.
+    public var serverSettings: [String: String]
 
     /// Reads `text`; a malformed URL is a `StoreError` of kind `StoreError.Kind.server` saying which part is wrong.
     ///
@@ -48,10 +54,18 @@ public struct PostgresConnectionURL: Sendable, Hashable {
         }
         var parameters: [String: String] = [:]
         for item in c.queryItems ?? [] { parameters[item.name] = item.value ?? "" }
-        let known: Set<String> = ["sslmode", "host", "port", "user", "password", "dbname"]
+        let known: Set<String> = ["sslmode", "host", "port", "user", "password", "dbname", "options", "application_name"]
         if let unknown = parameters.keys.sorted().first(where: { !known.contains($0) }) {
-            throw bad("the parameter '\(unknown)' is not one PQL reads (sslmode, host, port, user, password, dbname)")
+            throw bad("the parameter '\(unknown)' is not one PQL reads (sslmode, host, port, user, password, dbname, options, application_name)")
         }
+        serverSettings = [:]
+        if let options = parameters["options"] {
+            guard let settings = Self.settings(fromOptions: options) else {
+                throw bad("options must be settings written -c name=value (or --name=value), separated by spaces")
+            }
+            serverSettings = settings
+        }
+        if let name = parameters["application_name"] { serverSettings["application_name"] = name }
         port = 5432
         if let p = parameters["port"] ?? c.port.map(String.init) {
             guard let n = Int(p), (1...65535).contains(n) else { throw bad("the port '\(p)' is not a number from 1 to 65535") }
@@ -76,29 +90,81 @@ public struct PostgresConnectionURL: Sendable, Hashable {
         }
     }
 
+    /// libpq's `options` value read into settings: `-c name=value` or `--name=value` words, a
+    /// backslash escaping the next character (a space in a value); nil when a word is neither.
+    static func settings(fromOptions text: String) -> [String: String]? {
+        var words: [String] = [], word = "", escaped = false, inWord = false
+        for c in text {
+            if escaped { word.append(c); escaped = false; inWord = true; continue }
+            if c == "\\" { escaped = true; inWord = true; continue }
+            if c == " " || c == "\t" {
+                if inWord { words.append(word); word = ""; inWord = false }
+                continue
+            }
+            word.append(c); inWord = true
+        }
+        if escaped { return nil }
+        if inWord { words.append(word) }
+        var settings: [String: String] = [:]
+        var i = 0
+        while i < words.count {
+            var assignment: Substring
+            if words[i] == "-c" {
+                guard i + 1 < words.count else { return nil }
+                assignment = words[i + 1][...]
+                i += 2
+            } else if words[i].hasPrefix("-c") {
+                assignment = words[i].dropFirst(2)
+                i += 1
+            } else if words[i].hasPrefix("--") {
+                assignment = words[i].dropFirst(2)
+                i += 1
+            } else {
+                return nil
+            }
+            guard let eq = assignment.firstIndex(of: "="), eq != assignment.startIndex else { return nil }
+            // PostgreSQL reads - and _ alike in a setting's name given this way.
+            let name = assignment[..<eq].replacingOccurrences(of: "-", with: "_")
+            settings[name] = String(assignment[assignment.index(after: eq)...])
+        }
+        return settings
+    }
+
+    /// The settings as startup parameters, in a stable order.
+    private var startupParameters: [(String, String)] {
+        serverSettings.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+    }
+
     /// The client configuration for this URL.
     ///
     /// ```swift
     /// let client = PostgresClient(configuration: try PostgresConnectionURL(text).configuration())
     /// ```
     public func configuration() -> PostgresClient.Configuration {
+        var configuration: PostgresClient.Configuration
         if let socketPath {
-            return PostgresClient.Configuration(unixSocketPath: socketPath, username: user, password: password, database: database)
+            configuration = PostgresClient.Configuration(unixSocketPath: socketPath, username: user, password: password, database: database)
+        } else {
+            let tls: PostgresClient.Configuration.TLS = switch sslMode {
+            case "disable": .disable
+            case "allow", "prefer": .prefer(.makeClientConfiguration())
+            default: .require(.makeClientConfiguration())
+            }
+            configuration = PostgresClient.Configuration(host: host ?? "localhost", port: port, username: user, password: password,
+                                                         database: database, tls: tls)
         }
-        let tls: PostgresClient.Configuration.TLS = switch sslMode {
-        case "disable": .disable
-        case "allow", "prefer": .prefer(.makeClientConfiguration())
-        default: .require(.makeClientConfiguration())
-        }
-        return PostgresClient.Configuration(host: host ?? "localhost", port: port, username: user, password: password,
-                                            database: database, tls: tls)
+        configuration.options.additionalStartupParameters = startupParameters
+        return configuration
     }
 
     /// The same, for one `PostgresConnection` (the store's first connection, which reports a
     /// server that cannot be reached at once instead of the pool's retrying).
     func connectionConfiguration() throws(StoreError) -> PostgresConnection.Configuration {
+        var configuration: PostgresConnection.Configuration
         if let socketPath {
-            return PostgresConnection.Configuration(unixSocketPath: socketPath, username: user, password: password, database: database)
+            configuration = PostgresConnection.Configuration(unixSocketPath: socketPath, username: user, password: password, database: database)
+            configuration.options.additionalStartupParameters = startupParameters
+            return configuration
         }
         let tls: PostgresConnection.Configuration.TLS
         do {
@@ -110,8 +176,10 @@ public struct PostgresConnectionURL: Sendable, Hashable {
         } catch {
             throw StoreError(.server, "cannot set up TLS for the connection: \(error)", hint: "use sslmode=disable for a server on this machine")
         }
-        return PostgresConnection.Configuration(host: host ?? "localhost", port: port, username: user, password: password,
-                                                database: database, tls: tls)
+        configuration = PostgresConnection.Configuration(host: host ?? "localhost", port: port, username: user, password: password,
+                                                         database: database, tls: tls)
+        configuration.options.additionalStartupParameters = startupParameters
+        return configuration
     }
 
     /// `text` with its password replaced by `***`, for messages and logs.

@@ -25,6 +25,12 @@ enum ServerErrors {
                 case "22P02", "22003", "22007", "22008", "22021": .invalidValue
                 default: .server
                 }
+                if state == "57014", (info[.message] ?? "").contains("statement timeout") {
+                    // The session's statement_timeout, not a cancelled task: the predicate asked
+                    // for more work than the server allows one statement.
+                    return StoreError(.cancelled, "\(what) ran longer than the server's statement_timeout allows",
+                                      hint: "narrow the predicate (fewer SUBQUERYs, an indexed key path first), or raise statement_timeout")
+                }
                 return StoreError(kind, message, hint: info[.hint] ?? hint(for: state))
             }
             switch e.code {

@@ -203,6 +203,27 @@ import Testing
         }
     }
 
+    /// The URL's options reach the server as session settings, and a statement past the
+    /// statement_timeout they set is a typed error that says so.
+    @Test func appliesTheURLsSessionSettings() async throws {
+        try await TestServer.withStore { _, schema in
+            let base = try TestServer.url()
+            let url = base + (base.contains("?") ? "&" : "?") + "options=-c%20statement_timeout%3D50ms&application_name=pql%20test"
+            let limited = try await PostgresPredicateStore(url: url, model: try StoreModel([]), schema: schema)
+            let settings = try await limited.rows("SELECT current_setting('statement_timeout'), current_setting('application_name')")
+            #expect(settings.first == ["50ms", "pql test"])
+            do throws(StoreError) {
+                try await limited.execute("SELECT pg_sleep(5)")
+                Issue.record("pg_sleep(5) ran past a 50 ms statement_timeout")
+            } catch {
+                #expect(error.kind == .cancelled)
+                #expect(error.message.contains("statement_timeout"))
+                #expect(error.hint?.contains("narrow the predicate") == true)
+            }
+            await limited.close()
+        }
+    }
+
     @Test func aMissingServerIsATypedError() async throws {
         do throws(StoreError) {
             _ = try await PostgresPredicateStore(url: "postgres://nobody:x@127.0.0.1:1/none?sslmode=disable")
@@ -224,10 +245,13 @@ import Testing
         let parameter = try PostgresConnectionURL("postgres:///pql?host=/run/postgresql&port=5433&user=me")
         #expect(parameter.socketPath == "/run/postgresql/.s.PGSQL.5433" && parameter.user == "me")
         #expect(PostgresConnectionURL.redacted("postgres://app:secret@db/shop") == "postgres://app:***@db/shop")
+        let options = try PostgresConnectionURL("postgres://h/db?options=-c%20statement_timeout%3D2s%20--lock-timeout=1s%20-cwork_mem=8MB%20-c%20search_path=a%5C%20b&application_name=api")
+        #expect(options.serverSettings == ["statement_timeout": "2s", "lock_timeout": "1s", "work_mem": "8MB", "search_path": "a b", "application_name": "api"])
     }
 
     @Test func refusesWhatItCannotRead() {
-        for bad in ["mysql://x@y/z", "postgres://h:99999/db", "postgres://h/db?sslmode=maybe", "postgres://h/db?application=x"] {
+        for bad in ["mysql://x@y/z", "postgres://h:99999/db", "postgres://h/db?sslmode=maybe", "postgres://h/db?application=x",
+                        "postgres://h/db?options=statement_timeout%3D2s", "postgres://h/db?options=-c%20x", "postgres://h/db?options=-c"] {
             #expect(throws: StoreError.self, "\(bad)") { try PostgresConnectionURL(bad) }
         }
     }
