@@ -54,6 +54,10 @@ let package = Package(
         // Release-mode COPY import throughput on a server: `scripts/postgres run -- swift run -c release pql-postgres-bench`.
         .executableTarget(name: "pql-postgres-bench", dependencies: ["PQLStore", "PQLPostgres", .product(name: "PostgresNIO", package: "postgres-nio")],
                           path: "Benchmarks/pql-postgres-bench"),
+        // The documentation's examples that need PostgreSQL (the snippets of Examples/Snippets build
+        // without NIO): compiled here, run by `scripts/snippets --run` against PQL_POSTGRES_URL.
+        .executableTarget(name: "ReadmePostgresServer", dependencies: ["PQL", "PQLStore", "PQLPostgres", .product(name: "PostgresNIO", package: "postgres-nio")],
+                          path: "Examples/PostgresSnippets/Sources/ReadmePostgresServer"),
         // What the test targets share: the seeded random generator, fuzz regression inputs, deep trees,
         // the differential data and predicate generator and their model.
         .target(name: "PQLTestSupport", dependencies: ["PQL", "PQLStore"], path: "Tests/PQLTestSupport"),
