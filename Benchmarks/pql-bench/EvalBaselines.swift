@@ -1,3 +1,4 @@
+import BenchmarkPeople
 import Foundation
 
 // The three baselines of the anchors (Benchmarks/README.md), with the bodies exactly as

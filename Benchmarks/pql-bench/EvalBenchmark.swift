@@ -1,4 +1,5 @@
 import Foundation
+import BenchmarkPeople
 import PQL
 
 /// `pql-bench eval`: P1–P8 of the anchors (Benchmarks/README.md) on the anchors' generated people, PQL

@@ -1,5 +1,6 @@
 import CSQLite
 import Foundation
+import BenchmarkPeople
 import PQL
 import PQLStore
 

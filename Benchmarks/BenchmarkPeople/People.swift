@@ -1,15 +1,15 @@
 import PQL
 
-// The people of the anchors (Benchmarks/README.md), reproduced exactly: the same PRNG, seed,
+// The people of the anchors (Benchmarks/README.md), shared by pql-bench and pql-postgres-bench, reproduced exactly: the same PRNG, seed,
 // vocabularies and draw order, so the data and the match counts equal the anchors'.
 
 // MARK: - Deterministic PRNG
 
 /// SplitMix64 (Steele, Lea, Flood 2014). Deterministic across platforms.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
+package struct SplitMix64: RandomNumberGenerator {
+    package var state: UInt64
+    package init(seed: UInt64) { state = seed }
+    package mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -17,23 +17,23 @@ struct SplitMix64: RandomNumberGenerator {
         return z ^ (z >> 31)
     }
     /// Uniform-ish integer in 0..<n (modulo bias is irrelevant here).
-    mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
+    package mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
 }
 
 // MARK: - Model
 
-struct Person: Sendable {
-    var id: Int
-    var name: String
-    var age: Int
-    var score: Double
-    var city: String
-    var tags: [String]
-    var email: String?
+package struct Person: Sendable {
+    package var id: Int
+    package var name: String
+    package var age: Int
+    package var score: Double
+    package var city: String
+    package var tags: [String]
+    package var email: String?
 }
 
 extension Person: PredicateReadable {
-    static let predicateKeys: PredicateKeys<Person> = [
+    package static let predicateKeys: PredicateKeys<Person> = [
         "age": .int { $0.age }, "name": .string { $0.name }, "score": .double { $0.score },
         "city": .string { $0.city }, "tags": .strings { $0.tags }, "email": .string { $0.email },
         "id": .int { $0.id },
@@ -123,12 +123,12 @@ private let rawFirstNames: [String] = [
     "Stavros", "Eleni", "Dimitris", "Sofia", "Yannis", "Athanasia", "Arianna", "Alessia", "Antonella", "Agostino",
 ]
 
-let firstNames: [String] = {
+package let firstNames: [String] = {
     var seen = Set<String>()
     return rawFirstNames.filter { seen.insert($0).inserted }
 }()
 
-let cities: [String] = [
+package let cities: [String] = [
     "Paris", "Berlin", "Tokyo", "Lima", "London", "New York", "Los Angeles", "Chicago", "Toronto", "Montréal",
     "Mexico City", "Bogotá", "São Paulo", "Rio de Janeiro", "Buenos Aires", "Santiago", "Madrid", "Barcelona", "Lisbon", "Rome",
     "Milan", "Zürich", "Genève", "Vienna", "Prague", "Kraków", "Warsaw", "Budapest", "Stockholm", "Malmö",
@@ -137,17 +137,17 @@ let cities: [String] = [
 ]
 
 /// Tags: ~20 values; "vip" is one of them.
-let tagVocabulary: [String] = [
+package let tagVocabulary: [String] = [
     "vip", "new", "premium", "trial", "churned", "beta", "admin", "staff", "partner", "reseller",
     "newsletter", "gdpr", "mobile", "desktop", "referral", "enterprise", "student", "nonprofit", "flagged", "verified",
 ]
 
-let emailDomains = ["example.com", "mail.example.org", "corp.example.net", "posteo.example", "uni.example.edu"]
+package let emailDomains = ["example.com", "mail.example.org", "corp.example.net", "posteo.example", "uni.example.edu"]
 
 // MARK: - Generation
 
 /// Generates `n` deterministic people. ~10% have a nil email; 0-5 distinct tags each.
-func generatePeople(_ n: Int, seed: UInt64 = 0x5EED_1234_ABCD_0001) -> [Person] {
+package func generatePeople(_ n: Int, seed: UInt64 = 0x5EED_1234_ABCD_0001) -> [Person] {
     var rng = SplitMix64(seed: seed)
     var out: [Person] = []
     out.reserveCapacity(n)
@@ -156,7 +156,7 @@ func generatePeople(_ n: Int, seed: UInt64 = 0x5EED_1234_ABCD_0001) -> [Person] 
 }
 
 @inline(__always)
-func makePerson(id: Int, rng: inout SplitMix64) -> Person {
+package func makePerson(id: Int, rng: inout SplitMix64) -> Person {
     let name = firstNames[rng.below(firstNames.count)]
     let age = 1 + rng.below(90)  // 1...90
     let score = Double(rng.below(1001)) / 10.0  // 0.0 ... 100.0, one decimal
@@ -179,7 +179,7 @@ func makePerson(id: Int, rng: inout SplitMix64) -> Person {
 
 /// KVC-style representation. A nil email is represented by an absent key (as NSDictionary would).
 @inline(__always)
-func toDict(_ p: Person) -> [String: Any] {
+package func toDict(_ p: Person) -> [String: Any] {
     var d: [String: Any] = [
         "id": p.id, "name": p.name, "age": p.age, "score": p.score, "city": p.city, "tags": p.tags,
     ]
