@@ -19,9 +19,10 @@ extension PostgresPredicateStore {
     ///   generated from the fold PQL runs in memory (Unicode normalisation with PostgreSQL's
     ///   `normalize`, then each scalar's fold looked up in a `jsonb` map), so an
     ///   expression `pql.fold_cd(name) = pql.fold_cd($1)` compares as `name ==[cd] $1` does in
-    ///   memory. Plain SQL, `IMMUTABLE`, `STRICT` and `PARALLEL SAFE`, so an expression index
-    ///   on `pql.fold_cd(name)` serves `=` and (with `text_pattern_ops`) prefixes, and a
-    ///   `pg_trgm` GIN index on it serves `LIKE '%…%'`. They need a UTF8 database.
+    ///   memory. Each is an `IMMUTABLE`, `PARALLEL SAFE` SQL expression PostgreSQL inlines (ASCII
+    ///   text folds with `lower`) around a PL/pgSQL `fold_*_slow` for other text, so an
+    ///   expression index on `pql.fold_cd(name)` serves `=` and (with `text_pattern_ops`)
+    ///   prefixes, and a `pg_trgm` GIN index on it serves `LIKE '%…%'`. They need a UTF8 database.
     /// - `functions_version()`: the installed version (``functionsVersion``).
     ///
     /// Strings in PQL order by Unicode scalar; on a UTF8 database that is PostgreSQL's
