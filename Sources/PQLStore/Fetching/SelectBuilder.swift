@@ -19,7 +19,7 @@ package struct SelectBuilder {
         package var attributes: [(name: String, kind: SQLKind)] = []
         /// For records with links: the to-one relationships read after the attributes, each
         /// as the key of the object it links to.
-        var links: [(name: String, kind: SQLKind)] = []
+        package var links: [(name: String, kind: SQLKind)] = []
         package var hasEntityColumn = false
     }
 
@@ -184,7 +184,7 @@ package struct SelectBuilder {
     }
 
     /// Chosen properties (attributes and to-one key paths like `airline.name`), optionally distinct.
-    mutating func properties(_ keyPaths: [String], distinct: Bool) throws(StoreError) -> Statement {
+    package mutating func properties(_ keyPaths: [String], distinct: Bool) throws(StoreError) -> Statement {
         var columns: [String] = []
         var st = Statement(compiled: CompiledSQL(sql: "", bindings: []))
         for key in keyPaths {
