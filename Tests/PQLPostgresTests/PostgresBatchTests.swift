@@ -270,6 +270,42 @@ import Testing
         }
     }
 
+    @Test func computedUpdatesMatchTheSQLiteStoreOrAreRefusedBeforeWriting() async throws {
+        try await Self.withBoth { lite, pg, _ in
+            let updates: [(String, [String: String])] = [
+                ("age != nil", ["email": "name", "score": "age"]),
+                ("employer != nil", ["city": "employer.name", "age": "tags.@count"]),
+                ("TRUEPREDICATE", ["active": "TERNARY(age > 40, YES, NO)", "balance": "12.5"]),
+                ("FALSEPREDICATE", ["age": "7"]),
+            ]
+            for (format, expressions) in updates {
+                let query = try EntityQuery("Person", where: format)
+                let trees = try expressions.mapValues { try ExpressionNode(format: $0) }
+                let want = try lite.batchUpdate(query, computing: trees)
+                #expect(try await pg.batchUpdate(query, computing: trees) == want, "\(format)")
+                let (a, b) = try await Self.contents(lite, pg)
+                #expect(a == b, "after \(format) \(expressions)")
+            }
+            let (before, _) = try await Self.contents(lite, pg)
+            #expect(before.contains("email=s:Linus") && before.contains("city=s:Globex"), "\(before)")
+            // A value that does not fit stops the whole update, with SQLite's words.
+            for (format, expressions) in [("TRUEPREDICATE", ["age": "name"]), ("TRUEPREDICATE", ["score": "name"]), ("TRUEPREDICATE", ["nmae": "1"]), ("TRUEPREDICATE", [:]),
+                                             ("TRUEPREDICATE", ["employer": "employer"]), ("name == 'Ada'", ["employer": "5"])] as [(String, [String: String])] {
+                let query = try EntityQuery("Person", where: format)
+                let trees = try expressions.mapValues { try ExpressionNode(format: $0) }
+                let want = Self.error { () throws(StoreError) in try lite.batchUpdate(query, computing: trees) }
+                let got = await Self.error { () async throws(StoreError) in try await pg.batchUpdate(query, computing: trees) }
+                #expect(want != nil && got?.kind == want?.kind && got?.message == want?.message, "\(expressions): SQLite \(String(describing: want)), PostgreSQL \(String(describing: got))")
+            }
+            // Arithmetic on key paths has no native form yet: refused, nothing written.
+            let plusOne = ["age": try ExpressionNode(format: "age + 1")]
+            let refused = await Self.error { () async throws(StoreError) in try await pg.batchUpdate(EntityQuery("Person"), computing: plusOne) }
+            #expect(refused?.kind == .unsupported && refused?.hint != nil, "\(String(describing: refused))")
+            let (_, after) = try await Self.contents(lite, pg)
+            #expect(after == before)
+        }
+    }
+
     @Test func cancellingABatchUpdateCancelsItOnTheServerAndWritesNothing() async throws {
         try await Self.withBoth { _, pg, schema in
             try await pg.withConnection("holding a lock") { connection in

@@ -137,7 +137,7 @@ package struct SelectBuilder {
 
     /// The key of each matching row and the value of each expression on it (a batch update
     /// computing its values), with each expression's compiled form for reading the values.
-    mutating func computed(_ expressions: [ExpressionNode], keys: [String]) throws(StoreError) -> (CompiledSQL, [ComputedColumn]) {
+    package mutating func computed(_ expressions: [ExpressionNode], keys: [String]) throws(StoreError) -> (CompiledSQL, [ComputedColumn]) {
         let deep = expressions.contains { PredicateNode.comparison(ComparisonNode($0, .equal, .constant(.null))).nestsDeeper(than: PredicateNode.inlineCompileDepth) }
         var local = compiler
         let scope = self.scope, entityName = entity.name, dialect = self.dialect
@@ -165,10 +165,10 @@ package struct SelectBuilder {
     package var typedBindings: [PredicateValue?] { compiler.bindings.typed }
 
     /// How to read a computed column's values.
-    struct ComputedColumn {
-        var kind: SQLKind
+    package struct ComputedColumn {
+        package var kind: SQLKind
         /// See `SQLExpression.nullIsNaN`.
-        var nullIsNaN: Bool
+        package var nullIsNaN: Bool
     }
 
     /// `SELECT count(*)` of the matching rows (after offset and limit, when given).
