@@ -38,7 +38,9 @@ extension PostgresPredicateStore {
     /// Deletes every object an `EntityQuery` matches and returns how many, applying the delete
     /// rules of their relationships (nullify, cascade, deny) in the same transaction, as the
     /// SQLite store's `batchDelete(_:)` does: all or nothing, with the SQLite store's errors
-    /// (kind `.constraint`) when a deny rule or a non-optional inverse stops it.
+    /// (kind `.constraint`) when a deny rule or a non-optional inverse stops it. Cascades end
+    /// where nothing is left to delete, so a model that cascades to its own entity (a tree)
+    /// deletes whole subtrees, which the SQLite store refuses at its depth limit.
     ///
     /// ```swift
     /// let n = try await store.batchDelete(try EntityQuery("flights", where: "year < 2013"))
@@ -50,7 +52,7 @@ extension PostgresPredicateStore {
         var builder = try SelectBuilder(query, model: model, dialect: dialect)
         let keys = BoundSQL(try postgresQuery(try builder.keys(), typed: builder.typedBindings))
         return try await transaction("deleting from \(query.entity)") { connection in
-            try await self.deleteRows(of: e, keys: keys, depth: 0, slated: [], model: model, on: connection)
+            try await self.deleteRows(of: e, keys: keys, model: model, on: connection)
         }
     }
 
@@ -97,7 +99,7 @@ extension PostgresPredicateStore {
         binds.append(id)
         let keys = BoundSQL(sql: "SELECT \(quote(root.primaryKey)) FROM \(qualified(root.table)) WHERE \(quote(root.primaryKey)) = $1", binds: binds)
         try await transaction("deleting from \(entity)") { connection in
-            guard try await self.deleteRows(of: e, keys: keys, depth: 0, slated: [], model: model, on: connection) == 1 else {
+            guard try await self.deleteRows(of: e, keys: keys, model: model, on: connection) == 1 else {
                 throw StoreError(.invalidValue, "there is no \(entity) with key \(id)")
             }
         }
@@ -117,25 +119,40 @@ extension PostgresPredicateStore {
         return found
     }
 
-    /// A table of rows being deleted (see `deleteRows`).
+    /// A temporary table of rows to delete from `table` (see `deleteRows`).
     struct SlatedRows: Sendable {
         var table: String
         var temp: String
         var key: String
     }
 
-    /// Deletes the rows of `entity` that `keys` selects, after following their delete rules:
-    /// the rows are copied to a temporary table first, the related rows are nullified or
-    /// deleted (cascades first, since PostgreSQL checks foreign keys at each statement), and
-    /// rows already being deleted further up (`slated`) are left to that level, which ends
-    /// cascades that loop back. The same rules, order of checks and errors as the SQLite store.
-    private func deleteRows(of entity: ModelEntity, keys: BoundSQL, depth: Int, slated: [SlatedRows],
-                            model: StoreModel, on connection: PostgresConnection) async throws -> Int {
-        guard depth < 64 else {
-            throw StoreError(.constraint, "cascading deletes go deeper than 64 relationships", hint: "check the model's cascade rules for loops")
+    /// Deletes the rows of `entity` that `keys` selects and returns how many, with everything
+    /// their delete rules take along (`slate`), in one statement at the end: PostgreSQL checks
+    /// foreign keys at the end of each statement, and rows that link to each other (a tree
+    /// cascading both ways) can only go together.
+    private func deleteRows(of entity: ModelEntity, keys: BoundSQL, model: StoreModel, on connection: PostgresConnection) async throws -> Int {
+        var slated: [SlatedRows] = []
+        try await slate(entity, keys: keys, depth: 0, slated: &slated, model: model, on: connection)
+        // The first table slated holds the rows `keys` selects, or none was: nothing matched.
+        guard !slated.isEmpty else { return 0 }
+        var parts: [String] = []
+        for (i, s) in slated.enumerated() {
+            parts.append("d\(i) AS (DELETE FROM \(qualified(s.table)) WHERE \(quote(s.key)) IN (SELECT \(quote(s.key)) FROM pg_temp.\(quote(s.temp))) RETURNING 1)")
         }
+        let deleted = try await count(BoundSQL(sql: "WITH \(parts.joined(separator: ", ")) SELECT count(*) FROM d0"), on: connection)
+        for s in slated { try await connection.run(PostgresQuery(unsafeSQL: "DROP TABLE IF EXISTS pg_temp.\(quote(s.temp))"), logger: logger) }
+        return deleted
+    }
+
+    /// Copies the rows of `entity` that `keys` selects (but no row slated already) to a
+    /// temporary table added to `slated`, then follows their delete rules as the SQLite store
+    /// does (same order of checks, same errors): deny refuses, nullify unlinks (refusing when
+    /// the inverse is not optional), cascade slates the related rows. A row slated already is
+    /// not slated again, which ends cascades that loop back; an empty set ends a cascade.
+    private func slate(_ entity: ModelEntity, keys: BoundSQL, depth: Int, slated: inout [SlatedRows],
+                       model: StoreModel, on connection: PostgresConnection) async throws {
         let root = model.root(entity)
-        let temp = "pql_deleted_\(depth)"
+        let temp = "pql_deleted_\(slated.count)"
         let tempTable = "pg_temp.\(quote(temp))"
         let relationships = model.descendants(entity).flatMap { model.allRelationships($0) }
             .reduce(into: [ModelRelationship]()) { acc, r in if !acc.contains(r) { acc.append(r) } }
@@ -159,10 +176,15 @@ extension PostgresPredicateStore {
         try await connection.run(PostgresQuery(unsafeSQL: "DROP TABLE IF EXISTS \(tempTable)"), logger: logger)
         try await connection.run(PostgresQuery(unsafeSQL: "CREATE TEMP TABLE \(quote(temp)) AS SELECT \(selected) FROM \(qualified(root.table)) WITH NO DATA"), logger: logger)
         var copy = keys
-        copy.sql = "INSERT INTO \(tempTable) SELECT \(selected) FROM \(qualified(root.table)) WHERE \(quote(root.primaryKey)) IN (\(keys.sql))"
-            + notSlated(root.table, key: quote(root.primaryKey), in: slated)
-        try await connection.run(copy.query, logger: logger)
-        let slated = slated + [SlatedRows(table: root.table, temp: temp, key: root.primaryKey)]
+        copy.sql = "WITH copied AS (INSERT INTO \(tempTable) SELECT \(selected) FROM \(qualified(root.table)) WHERE \(quote(root.primaryKey)) IN (\(keys.sql))"
+            + notSlated(root.table, key: quote(root.primaryKey), in: slated) + " RETURNING 1) SELECT count(*) FROM copied"
+        // Nothing to delete ends the cascade here (a model that cascades to its own entity,
+        // a tree, would otherwise recurse on empty sets to the depth limit).
+        guard try await count(copy, on: connection) > 0 else {
+            try await connection.run(PostgresQuery(unsafeSQL: "DROP TABLE IF EXISTS \(tempTable)"), logger: logger)
+            return
+        }
+        slated.append(SlatedRows(table: root.table, temp: temp, key: root.primaryKey))
 
         for r in relationships where r.deleteRule != .noAction {
             guard let l = links[r.name] else { continue }
@@ -187,7 +209,7 @@ extension PostgresPredicateStore {
                 }
                 try await connection.run(PostgresQuery(unsafeSQL: "UPDATE \(qualified(destRoot.table)) SET \(quote(l.remote)) = NULL WHERE \(quote(l.remote)) IN (SELECT \(quote(l.local)) FROM \(tempTable))"), logger: logger)
             case .cascade:
-                _ = try await deleteRows(of: l.destination, keys: BoundSQL(sql: related), depth: depth + 1, slated: slated, model: model, on: connection)
+                try await slate(l.destination, keys: BoundSQL(sql: related), depth: depth + 1, slated: &slated, model: model, on: connection)
             }
         }
         // Links no delete rule covers (a to-one without an inverse) must not be left dangling.
@@ -201,9 +223,6 @@ extension PostgresPredicateStore {
                                  hint: "delete or relink those \(source.name) objects first, or give \(source.name).\(r.name) an inverse with a delete rule")
             }
         }
-        let deleted = try await count(BoundSQL(sql: "WITH gone AS (DELETE FROM \(qualified(root.table)) WHERE \(quote(root.primaryKey)) IN (SELECT \(quote(root.primaryKey)) FROM \(tempTable)) RETURNING 1) SELECT count(*) FROM gone"), on: connection)
-        try await connection.run(PostgresQuery(unsafeSQL: "DROP TABLE IF EXISTS \(tempTable)"), logger: logger)
-        return deleted
     }
 
     /// The columns a relationship joins on: for a to-one its key column here and the column
