@@ -120,6 +120,7 @@ import Testing
                 ("city == 'London'", [], ["employer": .null, "active": 1]),
                 ("FALSEPREDICATE", [], ["name": "nobody"]),
                 ("TRUEPREDICATE", [], ["score": .null]),
+                ("name == %@", ["O'Brien"], ["email": "x'); DROP TABLE \"Person\"; --"]),
             ]
             for (format, args, values) in updates {
                 let query = try EntityQuery("Person", where: format, args)
@@ -130,7 +131,7 @@ import Testing
                 #expect(a == b, "after \(format)")
             }
             let (_, changed) = try await Self.contents(lite, pg)
-            #expect(changed.contains("city=s:Retired") && changed.contains("email=s:acme@example.com") && changed.contains("photo=s:CQk="), "\(changed)")
+            #expect(changed.contains("DROP TABLE \\\"Person\\\"; --") && changed.contains("city=s:Retired") && changed.contains("email=s:acme@example.com") && changed.contains("photo=s:CQk="), "\(changed)")
             // With sort, offset and limit, the page's objects change.
             let page = EntityQuery("Tag", sort: [SortRule("name")], offset: 1, limit: 2)
             #expect(try await pg.batchUpdate(page, set: ["weight": 100]) == lite.batchUpdate(page, set: ["weight": 100]))
@@ -289,6 +290,11 @@ import Testing
                 let got = try await pg.fetchProperties(keyPaths, query, distinct: distinct).map(Self.describe)
                 #expect(got == want, "\(keyPaths) \(format)")
             }
+            // DISTINCT, then the page: the distinct cities 2 and 3 in order.
+            let cities = EntityQuery("Person", sort: [SortRule("city")], offset: 1, limit: 2)
+            let distinctCities = try await pg.fetchProperties(["city"], cities, distinct: true).map(Self.describe)
+            #expect(distinctCities == (try lite.fetchProperties(["city"], cities, distinct: true).map(Self.describe)))
+            #expect(distinctCities == ["city=\"London\"", "city=\"New York\""], "\(distinctCities)")
             let page = EntityQuery("Tag", sort: [SortRule("weight", ascending: false)], offset: 1, limit: 3)
             #expect(try await pg.fetchProperties(["name", "person.name"], page).map(Self.describe) == lite.fetchProperties(["name", "person.name"], page).map(Self.describe))
             for keyPaths in [["employer"], ["tags.name"], [], ["nmae"]] {
