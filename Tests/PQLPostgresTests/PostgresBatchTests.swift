@@ -290,6 +290,16 @@ import Testing
                 let got = try await pg.fetchProperties(keyPaths, query, distinct: distinct).map(Self.describe)
                 #expect(got == want, "\(keyPaths) \(format)")
             }
+            let companies = EntityQuery("Company", sort: [SortRule("name")])
+            let aggregates = ["name", "employees.@sum.balance", "employees.@avg.score", "employees.@sum.score", "employees.@min.name", "employees.@count"]
+            let pgAggregates = try await pg.fetchProperties(aggregates, companies).map(Self.describe)
+            let liteAggregates = try lite.fetchProperties(aggregates, companies).map(Self.describe)
+            #expect(pgAggregates == liteAggregates, "\(pgAggregates)\n\(liteAggregates)")
+            // A documented difference: @max/@min of dates is a date here, as in memory; the
+            // SQLite store gives the seconds since 2001 it stores.
+            let born = Date(timeIntervalSinceReferenceDate: -6000 * Self.day)
+            #expect(try await pg.fetchProperties(["employees.@max.born"], companies).first == ["employees.@max.born": .date(born)])
+            #expect(try lite.fetchProperties(["employees.@max.born"], companies).first == ["employees.@max.born": .double(born.timeIntervalSinceReferenceDate)])
             // DISTINCT, then the page: the distinct cities 2 and 3 in order.
             let cities = EntityQuery("Person", sort: [SortRule("city")], offset: 1, limit: 2)
             let distinctCities = try await pg.fetchProperties(["city"], cities, distinct: true).map(Self.describe)
