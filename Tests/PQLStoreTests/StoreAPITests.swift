@@ -289,6 +289,40 @@ enum LibraryModel {
         #expect(try LibraryModel.counts(store) == [2, 1, 2])
     }
 
+    /// Replies cascade to their replies: a model whose cascade comes back to its own entity.
+    static let thread = try! StoreModel([
+        ModelEntity("Post", attributes: [ModelAttribute("n", .integer64)],
+                    relationships: [ModelRelationship("replies", toMany: "Post", inverse: "inReplyTo", deleteRule: .cascade),
+                                    ModelRelationship("inReplyTo", to: "Post", inverse: "replies", deleteRule: .nullify)]),
+    ])
+
+    @Test func cascadesToTheSameEntityEndWhereTheObjectsDo() throws {
+        let store = try PredicateStore(path: ":memory:", model: Self.thread)
+        // Two threads: 150 replies deep, and 250 deep.
+        for (first, depth) in [(0, 150), (10_000, 250)] {
+            var parent: Int64? = nil
+            for n in first..<(first + depth) {
+                parent = try store.insert("Post", ["n": .int(Int64(n)), "inReplyTo": parent.map(PredicateValue.int) ?? .null])
+            }
+        }
+        // A short thread goes whole (it recursed into empty sets to the depth limit before).
+        #expect(try store.batchDelete(EntityQuery("Post", where: "n == 0")) == 1)
+        #expect(try store.count(EntityQuery("Post", where: "n < 10000")) == 0)
+        // Deeper than the limit: an error, and nothing deleted.
+        do {
+            _ = try store.batchDelete(EntityQuery("Post", where: "n == 10000"))
+            Issue.record("a 250-level cascade went through")
+        } catch {
+            #expect(error.kind == .constraint)
+            #expect(error.message == "cascading deletes go deeper than 200 levels of related objects")
+        }
+        #expect(try store.count(EntityQuery("Post")) == 250)
+        // Deleting from the deep end first works.
+        #expect(try store.batchDelete(EntityQuery("Post", where: "n >= 10100")) == 150)
+        #expect(try store.batchDelete(EntityQuery("Post", where: "n == 10000")) == 1)
+        #expect(try store.count(EntityQuery("Post")) == 0)
+    }
+
     // MARK: batch operations
 
     @Test func batchUpdateCountsAndChangesOnlyMatches() throws {

@@ -52,12 +52,17 @@ extension PredicateStore {
         }
     }
 
+    /// How many levels of related objects one batch delete's cascades may reach (a chain of
+    /// replies to replies cascades one level per reply).
+    static let maxCascadeDepth = 200
+
     /// Deletes the rows of `entity` whose keys `keys` selects. The rows are copied to a
     /// temporary table first, so the delete rules can follow their links after they are gone
     /// (which also ends cascades that loop back).
     func deleteRows(of entity: ModelEntity, keys: CompiledSQL, depth: Int) throws(StoreError) -> Int {
-        guard depth < 64 else {
-            throw StoreError(.constraint, "cascading deletes go deeper than 64 relationships", hint: "check the model's cascade rules for loops")
+        guard depth < Self.maxCascadeDepth else {
+            throw StoreError(.constraint, "cascading deletes go deeper than \(Self.maxCascadeDepth) levels of related objects",
+                             hint: "delete the deepest objects first, in several batch deletes")
         }
         let q = SQLIdentifier.quote
         let root = model.root(entity)
@@ -80,6 +85,9 @@ extension PredicateStore {
         let copy = try connection.prepare("CREATE TEMP TABLE \(q(temp)) AS SELECT \(columns.map(q).joined(separator: ", ")) FROM \(q(root.table)) WHERE \(q(root.primaryKey)) IN (\(keys.sql))")
         try copy.run(keys.bindings, foldedAllowed: true)
         defer { try? connection.execute("DROP TABLE IF EXISTS temp.\(q(temp))") }
+        // Nothing (left) to delete: a cascade ends here, also one whose rules loop back (a
+        // tree's children cascading to their own entity), which would otherwise recurse on.
+        guard try connection.prepare("SELECT 1 FROM temp.\(q(temp)) LIMIT 1").step() else { return 0 }
         let delete = try connection.prepare("DELETE FROM \(q(root.table)) WHERE \(q(root.primaryKey)) IN (SELECT \(q(root.primaryKey)) FROM temp.\(q(temp)))")
         try delete.run()
         let deleted = connection.changes
@@ -109,7 +117,12 @@ extension PredicateStore {
                 }
                 try connection.execute("UPDATE \(q(destRoot.table)) SET \(q(l.remote)) = NULL WHERE \(q(l.remote)) IN (SELECT \(q(l.local)) FROM temp.\(q(temp)))")
             case .cascade:
-                _ = try deleteRows(of: l.destination, keys: CompiledSQL(sql: related, bindings: []), depth: depth + 1)
+                // A deep chain recurses once per level: past a few levels, go on on a large stack
+                // (the caller's may be a 512 KiB thread of the cooperative pool).
+                let destination = l.destination
+                _ = try LargeStack.run(if: depth >= 8) { () throws(StoreError) -> Int in
+                    try self.deleteRows(of: destination, keys: CompiledSQL(sql: related, bindings: []), depth: depth + 1)
+                }
             }
         }
         // Links no delete rule covers (a to-one without an inverse) must not be left dangling.
