@@ -60,6 +60,9 @@ struct UpdateCommand: ParsableCommand {
     }
 
     func run() throws {
+        if ServerStore.isURL(store) {
+            throw ServerStore.notYet("pql update", hint: "update the rows with SQL on the server (pql query URL --sql shows the WHERE clause of a predicate)")
+        }
         var (set, computed) = try Self.parseAssignments(assignments, expressions: expressionAssignments)
         // Without --entity the store is opened first, to find its only entity.
         let opened = entity == nil ? try StoreLocation.open(store, readOnly: false) : nil
@@ -193,6 +196,9 @@ struct DeleteCommand: ParsableCommand {
     }
 
     func run() throws {
+        if ServerStore.isURL(store) {
+            throw ServerStore.notYet("pql delete", hint: "delete the rows with SQL on the server (pql query URL --sql shows the WHERE clause of a predicate)")
+        }
         // Without --entity the store is opened first, to find its only entity.
         let opened = entity == nil ? try StoreLocation.open(store, readOnly: false) : nil
         let entity = try opened.map { try QueryCommand.entity(nil, among: $0.entityNames, in: store) } ?? entity!
