@@ -162,7 +162,9 @@ struct RowLayout: Sendable {
     /// The entity's name and attribute names by entity number (inheritance trees only).
     let entities: [Int64: (name: String, attributes: Set<String>, keys: [String])]
 
-    init(model: StoreModel, entity name: String, hasEntityColumn: Bool) throws(StoreError) {
+    /// With `links`, each to-one relationship's key column after the attributes (as
+    /// `SelectBuilder.records(links: true)` selects them), read as the key of the linked object.
+    init(model: StoreModel, entity name: String, hasEntityColumn: Bool, links: Bool = false) throws(StoreError) {
         let entity = try model.entity(named: name)
         self.entity = name
         self.hasEntityColumn = hasEntityColumn
@@ -170,22 +172,38 @@ struct RowLayout: Sendable {
         for e in model.descendants(entity) {
             for a in model.allAttributes(e) where seen.insert(a.name).inserted { columns.append(Column(name: a.name, type: a.type)) }
         }
+        let attributeCount = columns.count
+        if links {
+            for e in model.descendants(entity) {
+                for r in model.allRelationships(e) where !r.isToMany && seen.insert(r.name).inserted {
+                    let dest = try model.entity(named: r.destination)
+                    let key = r.referencedColumn.flatMap { c in model.allAttributes(dest).first { $0.column == c } }
+                    columns.append(Column(name: r.name, type: key?.type ?? .integer64))
+                }
+            }
+        }
         self.columns = columns
+        let attributeNames = columns.prefix(attributeCount).map(\.name)
         var entities: [Int64: (name: String, attributes: Set<String>, keys: [String])] = [:]
         if hasEntityColumn {
             for e in model.entities {
                 let names = model.allAttributes(e).map(\.name)
-                entities[Int64(model.entityNumber(e))] = (e.name, Set(names), columns.map(\.name).filter(Set(names).contains))
+                let own = Set(names + model.allRelationships(e).map(\.name))
+                entities[Int64(model.entityNumber(e))] = (e.name, own, attributeNames.filter(Set(names).contains))
             }
         }
         self.entities = entities
+        self.attributeKeys = attributeNames
     }
+
+    /// The record's keys when entities do not share the table: the attributes, in model order.
+    let attributeKeys: [String]
 
     func record(_ row: PostgresRow) throws -> StoreRecord {
         let cells = Array(row)
         let id = try cells[0].decode(Int64.self)
         var first = 1
-        var name = entity, own: Set<String>? = nil, keys = columns.map(\.name)
+        var name = entity, own: Set<String>? = nil, keys = attributeKeys
         if hasEntityColumn {
             first = 2
             if let e = entities[try cells[1].decode(Int64.self)] { (name, own, keys) = (e.name, e.attributes, e.keys) }

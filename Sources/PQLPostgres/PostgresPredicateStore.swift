@@ -14,7 +14,10 @@ import Synchronization
 /// of a model; install PQL's SQL functions (``installFunctions()``); import CSV, JSON and
 /// JSON Lines through `COPY`; insert records; fetch and count with an `EntityQuery`
 /// (``fetch(_:)``, ``count(_:)-(EntityQuery)``): PQL's one SQL compiler in its PostgreSQL dialect,
-/// the same rows as memory and SQLite, and `.unsupported` for what PostgreSQL cannot answer as PQL does.
+/// the same rows as memory and SQLite, and `.unsupported` for what PostgreSQL cannot answer as PQL does;
+/// chosen properties, `Decodable` records and templates (``fetchProperties(_:_:distinct:)``,
+/// ``fetch(_:as:)``, ``fetch(template:variables:)``); updates and deletes, one object or a batch
+/// in one transaction (``batchUpdate(_:set:)``, ``batchDelete(_:)``), as the SQLite store does them.
 ///
 /// Every call is `async` and cancellable: cancelling the calling task cancels the statement on
 /// the server (`pg_cancel_backend` from another connection), which then throws a

@@ -142,8 +142,9 @@ extension PredicateStore {
     }
 }
 
-/// How one entity's rows are written: the columns, and each value converted for its attribute.
-struct InsertPlan {
+/// How one entity's rows are written: the columns, and each value converted for its attribute
+/// (shared with the PostgreSQL store, which checks values by the same rules).
+package struct InsertPlan {
     let model: StoreModel
     let entity: ModelEntity
     let sql: String
@@ -156,7 +157,7 @@ struct InsertPlan {
     private let positional: [Int]
     private let entityNumber: Int64?
 
-    init(model: StoreModel, entity: ModelEntity, columns given: [String]? = nil) throws(StoreError) {
+    package init(model: StoreModel, entity: ModelEntity, columns given: [String]? = nil) throws(StoreError) {
         guard !entity.isAbstract else {
             throw StoreError(.invalidValue, "\(entity.name) is abstract and has no objects of its own", hint: "insert one of its sub-entities")
         }
@@ -189,7 +190,7 @@ struct InsertPlan {
     private var keyNames: [String] { attributes.map(\.name) + toOne.map(\.name) + sharedKeyLinks.map(\.name) }
 
     /// Refuses a key no write can set, before any value for it is known.
-    func requireSettable(_ key: String) throws(StoreError) {
+    package func requireSettable(_ key: String) throws(StoreError) {
         guard keyNames.contains(key) else { throw StoreError.unknownKey(key, entity: entity.name, candidates: keyNames) }
     }
 
@@ -288,7 +289,7 @@ struct InsertPlan {
     }
 
     /// The column and value for one key of an update.
-    func assignment(_ key: String, _ v: PredicateValue) throws(StoreError) -> (String, SQLValue) {
+    package func assignment(_ key: String, _ v: PredicateValue) throws(StoreError) -> (String, SQLValue) {
         if let a = attributes.first(where: { $0.name == key }) { return (a.column, try value(v, a)) }
         if let r = toOne.first(where: { $0.name == key }) { return (r.foreignKeyColumn, try link(r, v)) }
         if let r = sharedKeyLinks.first(where: { $0.name == key }), let a = attributes.first(where: { $0.column == r.foreignKeyColumn }) {
@@ -300,7 +301,7 @@ struct InsertPlan {
 
     /// The columns and values of an update, in key order; two keys of one column (a to-one
     /// and the attribute holding its key) are an error.
-    func assignments(_ values: [String: PredicateValue]) throws(StoreError) -> [(column: String, value: SQLValue)] {
+    package func assignments(_ values: [String: PredicateValue]) throws(StoreError) -> [(column: String, value: SQLValue)] {
         var out: [(column: String, value: SQLValue)] = []
         var keyOfColumn: [String: String] = [:]
         for (key, v) in values.sorted(by: { $0.key < $1.key }) {

@@ -19,7 +19,7 @@ package struct SelectBuilder {
         package var attributes: [(name: String, kind: SQLKind)] = []
         /// For records with links: the to-one relationships read after the attributes, each
         /// as the key of the object it links to.
-        var links: [(name: String, kind: SQLKind)] = []
+        package var links: [(name: String, kind: SQLKind)] = []
         package var hasEntityColumn = false
     }
 
@@ -137,7 +137,7 @@ package struct SelectBuilder {
 
     /// The key of each matching row and the value of each expression on it (a batch update
     /// computing its values), with each expression's compiled form for reading the values.
-    mutating func computed(_ expressions: [ExpressionNode], keys: [String]) throws(StoreError) -> (CompiledSQL, [ComputedColumn]) {
+    package mutating func computed(_ expressions: [ExpressionNode], keys: [String]) throws(StoreError) -> (CompiledSQL, [ComputedColumn]) {
         let deep = expressions.contains { PredicateNode.comparison(ComparisonNode($0, .equal, .constant(.null))).nestsDeeper(than: PredicateNode.inlineCompileDepth) }
         var local = compiler
         let scope = self.scope, entityName = entity.name, dialect = self.dialect
@@ -165,10 +165,10 @@ package struct SelectBuilder {
     package var typedBindings: [PredicateValue?] { compiler.bindings.typed }
 
     /// How to read a computed column's values.
-    struct ComputedColumn {
-        var kind: SQLKind
+    package struct ComputedColumn {
+        package var kind: SQLKind
         /// See `SQLExpression.nullIsNaN`.
-        var nullIsNaN: Bool
+        package var nullIsNaN: Bool
     }
 
     /// `SELECT count(*)` of the matching rows (after offset and limit, when given).
@@ -184,7 +184,7 @@ package struct SelectBuilder {
     }
 
     /// Chosen properties (attributes and to-one key paths like `airline.name`), optionally distinct.
-    mutating func properties(_ keyPaths: [String], distinct: Bool) throws(StoreError) -> Statement {
+    package mutating func properties(_ keyPaths: [String], distinct: Bool) throws(StoreError) -> Statement {
         var columns: [String] = []
         var st = Statement(compiled: CompiledSQL(sql: "", bindings: []))
         for key in keyPaths {

@@ -235,7 +235,7 @@ public struct StoreError: Error, Hashable, Sendable, CustomStringConvertible, Lo
         return e
     }
 
-    static func unknownKey(_ key: String, entity: String, candidates: [String]) -> StoreError {
+    package static func unknownKey(_ key: String, entity: String, candidates: [String]) -> StoreError {
         let near = SharedSemantics.nearestNames(to: key, in: candidates)
         let hint = near.isEmpty ? "the entity's keys are: \(candidates.sorted().prefix(12).joined(separator: ", "))"
                                 : "did you mean \(near.map { "'\($0)'" }.joined(separator: " or "))?"

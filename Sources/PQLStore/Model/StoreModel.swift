@@ -104,7 +104,7 @@ public struct StoreModel: Hashable, Sendable {
     package func entityNumber(_ entity: ModelEntity) -> Int { (index[entity.name] ?? 0) + 1 }
 
     /// The relationship on `r.destination` that stores the link of the to-many `r`.
-    func storingInverse(of r: ModelRelationship, on source: ModelEntity) throws(StoreError) -> ModelRelationship {
+    package func storingInverse(of r: ModelRelationship, on source: ModelEntity) throws(StoreError) -> ModelRelationship {
         let dest = try entity(named: r.destination)
         guard let inv = r.inverse, let rel = allRelationships(dest).first(where: { $0.name == inv }) else {
             throw StoreError(.invalidModel, "to-many relationship \(source.name).\(r.name) has no inverse to-one on \(r.destination)",
