@@ -187,6 +187,43 @@ struct PostgresCommandLineTests {
         }
     }
 
+    @Test("pql update and pql delete change what they change on SQLite and print the same counts; refusals write nothing")
+    func updateAndDeleteSameAsSQLite() async throws {
+        try await Self.withPeople { url, sqlite in
+            let steps: [[String]] = [
+                ["update", "--where", "age > %@", "--arg", "30", "--set", "city=Lima"],
+                ["update", "--where", "age == nil", "--set-expr", "age=42", "--set", "joined={\"$date\": \"2024-05-01T12:00:00Z\"}"],
+                ["update", "--entity", "Person", "--where", "name BEGINSWITH[c] 'b'", "--set-expr", "city=name"],
+                ["update", "--where", "city == 'Nowhere'", "--set", "age=1"],
+                ["delete", "--where", "city == 'Lima' AND age < 45"],
+                ["delete", "--entity", "Person", "--where", "name == %@", "--arg", "\"Nobody\""],
+            ]
+            for step in steps {
+                let server = try CommandLineProcess.run([step[0], url] + step.dropFirst())
+                let file = try CommandLineProcess.run([step[0], sqlite] + step.dropFirst())
+                #expect(server.status == 0, "\(step): \(server.stderr)")
+                #expect(server.stdout == file.stdout, "\(step)")
+            }
+            let after = ["--sort", "name", "--format", "csv"]
+            #expect(try CommandLineProcess.run(["query", url] + after).stdout == (try CommandLineProcess.run(["query", sqlite] + after)).stdout)
+            #expect(try Self.pql("query", url, "--count").stdout == "3\n")
+
+            // Arithmetic on key paths has no PostgreSQL form: refused with the store's error and its hint
+            // (as SQLite's --set-expr errors, without a position), nothing written; a --set read as an
+            // expression is shown with a caret under the value.
+            let refused = try Self.pql("update", url, "--set-expr", "age=age * 2")
+            #expect(refused.status == 1)
+            #expect(refused.stderr.contains("no PostgreSQL form") && refused.stderr.contains("compute the rest in memory"))
+            let guessed = try Self.pql("update", url, "--set", "age=age * 2")
+            #expect(guessed.status == 1)
+            #expect(guessed.stderr.contains("--set age=age * 2") && guessed.stderr.contains("no PostgreSQL form"))
+            #expect(guessed.stderr.contains("^") && guessed.stderr.contains("hint:"))
+            let typeError = try Self.pql("update", url, "--set", "name=5")
+            #expect(typeError.status == 1)
+            #expect(try CommandLineProcess.run(["query", url] + after).stdout == (try CommandLineProcess.run(["query", sqlite] + after)).stdout)
+        }
+    }
+
     @Test("pql demo refuses a database whose tables of the demo's names are something else, writing nothing")
     func demoRefusesOtherTables() async throws {
         try await Self.withPeople { url, _ in

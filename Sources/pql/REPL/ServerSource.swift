@@ -60,20 +60,21 @@ final class ServerSource: QuerySource {
 
     func rows(_ r: QueryRequest, columns: [String]) throws -> [[PredicateValue]] {
         let q = query(r)
-        let records = try server.call { (s) async throws(StoreError) in try await s.fetch(q) }
-        let attributes = Set(server.attributeNames(r.entity))
-        if let path = columns.first(where: { !attributes.contains($0) }) {
-            throw Self.notYet("showing the key path '\(path)' (.columns through a relationship)", hint: ".columns all shows the entity's attributes")
-        }
-        return records.map { record in columns.map { record.values[$0] ?? .null } }
+        return try server.call { (s) async throws(StoreError) in try await s.fetchProperties(columns, q) }
+            .map { row in columns.map { row[$0] ?? .null } }
     }
 
     func groups(_ query: GroupQuery) throws -> [[String: PredicateValue]] {
-        throw Self.notYet(".group", hint: "count one group at a time with .count, e.g. .count airline.name == 'United Air Lines Inc.'")
+        throw ReplError(".group is not available on PostgreSQL yet",
+                        hint: "count one group at a time with .count, or .distinct the keys; e.g. .count airline.name == 'United Air Lines Inc.'")
     }
 
     func distinct(_ keyPaths: [String], _ r: QueryRequest) throws -> [[PredicateValue]] {
-        throw Self.notYet(".distinct", hint: "sort by the key path (.sort KEYPATH) and query, or count one value with .count")
+        var q = query(r)
+        q.sort = keyPaths.map { SortRule($0) }
+        let sorted = q
+        return try server.call { (s) async throws(StoreError) in try await s.fetchProperties(keyPaths, sorted, distinct: true) }
+            .map { row in keyPaths.map { row[$0] ?? .null } }
     }
 
     var parameterPrefix: String { "$" }
@@ -88,14 +89,10 @@ final class ServerSource: QuerySource {
         return try server.call { (s) async throws(StoreError) in try await s.explain(q) }
     }
 
-    /// Compiling a fetch sorted by the key paths resolves them as a query would (no statement runs).
+    /// A fetch of the key paths for no rows resolves them as a query would.
     func checkKeyPaths(_ keyPaths: [String], entity: String) throws {
-        _ = try server.store.sql(for: EntityQuery(entity, sort: keyPaths.map { SortRule($0) }))
+        _ = try server.call { (s) async throws(StoreError) in try await s.fetchProperties(keyPaths, EntityQuery(entity, limit: 0)) }
     }
 
     func interrupt() { server.interrupt() }
-
-    static func notYet(_ what: String, hint: String) -> ReplError {
-        ReplError("\(what) is not available on PostgreSQL yet", hint: hint)
-    }
 }
