@@ -58,7 +58,7 @@ import Testing
             let dir = FileManager.default.temporaryDirectory.appendingPathComponent("pql-examples-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(at: dir) }
-            // The PostgreSQL examples need a server: PQLPostgresTests runs them (PostgresCommandLineTests).
+            // The PostgreSQL examples need a server: PQLPostgresTests runs them (PostgresCommandLine).
             for example in examples where !example.contains("postgres://") {
                 let p = Process()
                 p.executableURL = URL(fileURLWithPath: "/bin/sh")

@@ -7,8 +7,9 @@ import Testing
 /// binary against the test server: the same options and the same output as on SQLite (each
 /// query is run on both and the outputs compared), PostgreSQL's SQL and plan, its refusals
 /// shown as other errors are, passwords never printed, Ctrl-C cancelling on the server.
+/// (Named without "Tests" so that `--filter CommandLineTests` selects only the SQLite suites.)
 @Suite("pql on PostgreSQL", .serialized)
-struct PostgresCommandLineTests {
+struct PostgresCommandLine {
     static let people = """
         {"name": "Ann", "age": 31, "city": "Paris", "joined": {"$date": "2021-03-04T05:06:07Z"}}
         {"name": "Bob", "age": 25, "city": "Oslo", "joined": null}
