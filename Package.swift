@@ -43,10 +43,10 @@ let package = Package(
                 resources: [.copy("Resources/nycflights13")]),
         // libedit (Debian's libedit-dev) behind plain C functions, for the REPL's line editing.
         .target(name: "CLineEdit", path: "Sources/CLineEdit", linkerSettings: [.linkedLibrary("edit")]),
-        // The command line.
+        // The command line (SQLite files, data files and PostgreSQL URLs).
         .executableTarget(
             name: "pql",
-            dependencies: ["PQL", "PQLStore", "PQLDemo", "CLineEdit", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["PQL", "PQLStore", "PQLPostgres", "PQLDemo", "CLineEdit", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "Sources/pql"
         ),
         // Release-mode benchmarks (not tests): `swift run -c release pql-bench`.

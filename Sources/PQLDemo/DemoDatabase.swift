@@ -40,7 +40,7 @@ public enum DemoDatabase {
     }
 
     /// The demo's model from the files' columns.
-    static func model(airlines: ImportColumns, airports: ImportColumns, planes: ImportColumns, flights: ImportColumns) throws(StoreError) -> StoreModel {
+    package static func model(airlines: ImportColumns, airports: ImportColumns, planes: ImportColumns, flights: ImportColumns) throws(StoreError) -> StoreModel {
         func attributes(_ t: ImportColumns, key: String?, indexed: Set<String> = []) -> [ModelAttribute] {
             t.names.enumerated().map { i, c in
                 ModelAttribute(c, t.types[i], isOptional: c != key, isIndexed: indexed.contains(c), isUnique: c == key)

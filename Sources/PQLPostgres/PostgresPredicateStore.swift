@@ -154,18 +154,31 @@ public final class PostgresPredicateStore: Sendable {
             return try await client.withConnection { connection in
                 let pid = try await self.backendID(connection)
                 let canceller = Mutex<Task<Void, Never>?>(nil)
+                let ended = StatementEnd()
                 let client = self.client
                 // A cancel request reaching an idle backend does nothing; the connection goes back to
-                // the pool only once the request is answered, so it cannot stop another task's statement.
+                // the pool only once the requests are answered, so they cannot stop another task's
+                // statement. PostgreSQL also drops a cancel that arrives while the backend reads the
+                // next message of the statement (between Parse and Execute, when it already shows
+                // as active): the request is repeated until the statement has ended.
                 do {
                     let result = try await withTaskCancellationHandler {
                         try await body(connection)
                     } onCancel: {
-                        canceller.withLock { $0 = Task { _ = try? await client.query("SELECT pg_cancel_backend(\(pid))") } }
+                        canceller.withLock {
+                            $0 = Task {
+                                while !ended.flag.withLock({ $0 }) {
+                                    _ = try? await client.query("SELECT pg_cancel_backend(\(pid))")
+                                    try? await Task.sleep(for: .milliseconds(250))
+                                }
+                            }
+                        }
                     }
+                    ended.flag.withLock { $0 = true }
                     await canceller.withLock { $0 }?.value
                     return result
                 } catch {
+                    ended.flag.withLock { $0 = true }
                     await canceller.withLock { $0 }?.value
                     throw error
                 }
@@ -194,8 +207,11 @@ public final class PostgresPredicateStore: Sendable {
                 try await connection.run("COMMIT", logger: self.logger)
                 return result
             } catch {
-                // The connection may be broken or the statement cancelled: ROLLBACK as best we can.
-                try? await connection.run("ROLLBACK", logger: self.logger)
+                // The connection may be broken or the statement cancelled: ROLLBACK as best we can
+                // (twice: a repeated cancel request, see withConnection, may stop the first).
+                if (try? await connection.run("ROLLBACK", logger: self.logger)) == nil {
+                    try? await connection.run("ROLLBACK", logger: self.logger)
+                }
                 throw error
             }
         }
@@ -228,6 +244,11 @@ public final class PostgresPredicateStore: Sendable {
             return n
         }
     }
+}
+
+/// Whether a statement's `withConnection` body has ended, for the task repeating its cancel.
+private final class StatementEnd: Sendable {
+    let flag = Mutex(false)
 }
 
 /// A PostgreSQL identifier in double quotes, any `"` doubled.

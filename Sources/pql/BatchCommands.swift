@@ -7,13 +7,15 @@ import PQLStore
 struct UpdateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "update",
-        abstract: "Set attributes on the records of an entity that match a predicate, in an SQLite store.",
+        abstract: "Set attributes on the records of an entity that match a predicate, in an SQLite store or a PostgreSQL database.",
         discussion: """
         Runs one UPDATE in one transaction (all matching records change, or on any error none do) and prints the number of records updated. Each --set value is read as JSON when it is JSON (numbers, true/false, null, "quoted strings", {"$date": "<ISO-8601>"}) and as a plain string otherwise, so --set city=Paris and --set 'city="Paris"' are the same. A to-one relationship is set to the key of the record it links to: its primary key, or the attribute the link refers to (a flight's --set airline=UA, which is the same as --set carrier=UA), or null to unlink. A value no record has as its key is an error, and so is changing a key other records link to: nothing changes.
 
         A --set value for a text, date or other non-number attribute is always a literal: --set 'title=Jean-Luc' sets that string. For a number attribute, a value that is not JSON cannot be a literal, so it is read as an expression: --set 'price=price * 1.1' is --set-expr 'price=price * 1.1'.
 
         --set-expr KEY=EXPRESSION computes the value from each record with an expression of the predicate language (price * 1.1, stock - 1, uppercase:(code), 'a string', 42), with the predicate language's meaning: integer overflow is an error and nil stays nil; every expression reads the record as it was before the update. A result must fit its attribute: a whole number fits an integer attribute (stock * 2.0), 25.5 does not, and the error names the attribute and the record.
+
+        STORE may be a PostgreSQL URL, postgres://user:password@host:port/database (or postgresql://): the UPDATE runs on the server, by the same rules; a --set-expr expression with arithmetic or functions of key paths (price * 1.1) is refused there before anything is written.
 
         The demo is read-only: the examples update a store made from its airports.
 
@@ -26,10 +28,12 @@ struct UpdateCommand: ParsableCommand {
             --set name='John F. Kennedy' --set dst=null
           pql update places.sqlite --entity Airport --where "alt < 0" \\
             --set-expr 'alt=alt * 2' --set-expr 'name=uppercase:(name)'
+          pql update postgres://me@localhost/flights --entity Airport \\
+            --where "faa == 'JFK'" --set name='John F. Kennedy'
         """
     )
 
-    @Argument(help: ArgumentHelp("The SQLite store.", valueName: "store"))
+    @Argument(help: ArgumentHelp("The SQLite store, or a PostgreSQL URL.", valueName: "store"))
     var store: String
 
     @Option(help: "The entity to update (may be left out when the store has only one).")
@@ -60,6 +64,7 @@ struct UpdateCommand: ParsableCommand {
     }
 
     func run() throws {
+        if ServerStore.isURL(store) { return try run(onServer: store) }
         var (set, computed) = try Self.parseAssignments(assignments, expressions: expressionAssignments)
         // Without --entity the store is opened first, to find its only entity.
         let opened = entity == nil ? try StoreLocation.open(store, readOnly: false) : nil
@@ -164,9 +169,11 @@ struct UpdateCommand: ParsableCommand {
 struct DeleteCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "delete",
-        abstract: "Delete the records of an entity that match a predicate, from an SQLite store.",
+        abstract: "Delete the records of an entity that match a predicate, from an SQLite store or a PostgreSQL database.",
         discussion: """
         Deletes in one transaction, applying the delete rules of the entity's relationships (nullify, cascade, deny; in a database PQL did not create, a foreign key's ON DELETE CASCADE and SET NULL, and deny otherwise): all matching records go, or on any error (a deny rule that still has related records, a link with no rule) none do. Prints the number of records deleted. Without --where, every record of the entity is deleted.
+
+        STORE may be a PostgreSQL URL, postgres://user:password@host:port/database (or postgresql://): the DELETE runs on the server, by the same rules.
 
         The demo is read-only: the examples delete from a store made from its airlines.
 
@@ -177,10 +184,12 @@ struct DeleteCommand: ParsableCommand {
             --where "name ENDSWITH 'Inc.'"
           pql delete carriers.sqlite --entity Airline \\
             --where "carrier == %@" --arg '"UA"'
+          pql delete postgres://me@localhost/flights --entity Carrier \\
+            --where "name ENDSWITH 'Co.'"
         """
     )
 
-    @Argument(help: ArgumentHelp("The SQLite store.", valueName: "store"))
+    @Argument(help: ArgumentHelp("The SQLite store, or a PostgreSQL URL.", valueName: "store"))
     var store: String
 
     @Option(help: "The entity to delete from (may be left out when the store has only one).")
@@ -193,6 +202,7 @@ struct DeleteCommand: ParsableCommand {
     }
 
     func run() throws {
+        if ServerStore.isURL(store) { return try run(onServer: store) }
         // Without --entity the store is opened first, to find its only entity.
         let opened = entity == nil ? try StoreLocation.open(store, readOnly: false) : nil
         let entity = try opened.map { try QueryCommand.entity(nil, among: $0.entityNames, in: store) } ?? entity!

@@ -11,6 +11,10 @@ enum StoreLocation {
     /// The store at `path`; `readOnly` for the commands that only read, which change nothing
     /// on disk (see `PredicateStore(path:readOnly:)`).
     static func open(_ path: String, readOnly: Bool) throws -> PredicateStore {
+        // The commands that take a URL open it as a ServerStore; the others say so.
+        if ServerStore.isURL(path) {
+            throw ServerStore.notYet("this command", hint: "pql query, pql import, pql demo and the REPL take a PostgreSQL URL")
+        }
         do {
             if path == demo { return try DemoDatabase.open(readOnly: readOnly) }
             return try PredicateStore(path: path, readOnly: readOnly)
@@ -29,19 +33,22 @@ extension StoreError {
 struct ImportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
-        abstract: "Load a JSON array, JSON Lines or CSV file into an entity of an SQLite store.",
+        abstract: "Load a JSON array, JSON Lines or CSV file into an entity of an SQLite store or a PostgreSQL database.",
         discussion: """
         Creates STORE if it does not exist, and the entity if the store's model lacks it, with attribute types inferred from the data (integers, doubles, booleans, ISO-8601 dates, strings; no number is rounded). Into an existing entity, a column or key it lacks becomes a new optional attribute of the inferred type (the store migrates, as when it is opened with a model that gained an attribute). In CSV, NA and empty fields are NULL. The file is read as a stream, twice (types, then rows), in bounded memory whatever its size. The rows, the new entity and the store's model are written in one transaction: on any error, none are, and a store the import created is removed.
+
+        STORE may be a PostgreSQL URL, postgres://user:password@host:port/database (or postgresql://): the rows go through COPY, into a new table (its model saved in the database) or an existing one, in one transaction.
 
         Examples (with the demo's airlines and airports, saved by pql query):
           pql query :demo: --entity Airline > airlines.jsonl
           pql import travel.sqlite airlines.jsonl --entity Airline
           pql query :demo: --entity Airport --where "alt > 5000" > airports.jsonl
           pql import travel.sqlite airports.jsonl --entity Airport
+          pql import postgres://me@localhost/flights airlines.jsonl --entity Carrier
         """
     )
 
-    @Argument(help: ArgumentHelp("The SQLite store (created if missing).", valueName: "store"))
+    @Argument(help: ArgumentHelp("The SQLite store (created if missing), or a PostgreSQL URL.", valueName: "store"))
     var store: String
 
     @Argument(help: ArgumentHelp("A .json (array), .jsonl/.ndjson (JSON Lines), .csv or .csv.zip file.", valueName: "file"))
@@ -54,6 +61,7 @@ struct ImportCommand: ParsableCommand {
         guard FileManager.default.fileExists(atPath: file) else {
             throw UserFacingError(text: "error: cannot read \(file): no such file")
         }
+        if ServerStore.isURL(store) { return try run(onServer: store) }
         let created = !FileManager.default.fileExists(atPath: store)
         // An empty file is a new store too (`touch s.sqlite` first); a failed import leaves it empty.
         let size = (try? FileManager.default.attributesOfItem(atPath: store)[.size] as? Int) ?? nil
@@ -93,9 +101,9 @@ struct ImportCommand: ParsableCommand {
 struct QueryCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "query",
-        abstract: "Fetch the records of an entity that match a predicate, from an SQLite store or a data file.",
+        abstract: "Fetch the records of an entity that match a predicate, from an SQLite store, a PostgreSQL database or a data file.",
         discussion: """
-        Prints the matching records as JSON Lines (dates as {"$date": "<ISO-8601>"}) or in another --format (table, box, csv, tsv, json, jsonl, markdown), or with --count their number, or with --sql the SQL and its bound parameters. STORE is a file (any SQLite database: PQL infers a model from its tables and foreign keys), :demo: for the nycflights13 demo (entities Airline, Airport, Plane, Flight), or a data file — JSON array, JSON Lines, CSV (zipped too) or property list — read into memory and queried there, as duckdb queries a CSV file. --entity may be left out when there is only one entity (always, in a data file).
+        Prints the matching records as JSON Lines (dates as {"$date": "<ISO-8601>"}) or in another --format (table, box, csv, tsv, json, jsonl, markdown), or with --count their number, or with --sql the SQL and its bound parameters. STORE is a file (any SQLite database: PQL infers a model from its tables and foreign keys), :demo: for the nycflights13 demo (entities Airline, Airport, Plane, Flight), a PostgreSQL URL (postgres://user:password@host:port/database, or postgresql://: the fetch runs on the server, --sql shows PostgreSQL's SQL; pql demo URL loads the demo there), or a data file — JSON array, JSON Lines, CSV (zipped too) or property list — read into memory and queried there, as duckdb queries a CSV file. --entity may be left out when there is only one entity (always, in a data file).
 
         Examples:
           pql query :demo: --entity Flight --sort dep_delay:desc --limit 5 \\
@@ -107,6 +115,7 @@ struct QueryCommand: ParsableCommand {
           pql query :demo: --entity Airline --format csv > airlines.csv
           pql query :demo: --entity Airline > airlines.jsonl
           pql query airlines.jsonl --where "name BEGINSWITH[c] 'united'"
+          pql query postgres://me@localhost/flights --entity Airline --format table
 
         With --group-by, one JSON line per group instead: the group keys and each --select aggregate (count:, sum:, average:, min:, max: of a key path or expression, evaluated for each record of the group; name it with NAME=, else the expression is its name), kept by --having (over the keys and names), sorted by --sort on a key or a name. sum:, average:, min: and max: leave nil values out (as SQL's grouped aggregates do); a group with no value gives null.
           pql query :demo: --entity Flight --where "dep_delay != nil" \\
@@ -115,7 +124,7 @@ struct QueryCommand: ParsableCommand {
         """
     )
 
-    @Argument(help: ArgumentHelp("The SQLite store, :demo:, or a .json, .jsonl, .ndjson, .csv, .csv.zip or .plist file.", valueName: "store"))
+    @Argument(help: ArgumentHelp("The SQLite store, :demo:, a PostgreSQL URL, or a .json, .jsonl, .ndjson, .csv, .csv.zip or .plist file.", valueName: "store"))
     var store: String
 
     @Option(help: "The entity to fetch (may be left out when there is only one).")
@@ -208,6 +217,7 @@ struct QueryCommand: ParsableCommand {
     }
 
     func run() throws {
+        if ServerStore.isURL(store) { return try run(onServer: store) }
         let file = try Self.memorySource(store)
         let s = file == nil ? try StoreLocation.open(store, readOnly: true) : nil
         let names = file.map { [$0.name] } ?? s!.entityNames

