@@ -82,10 +82,9 @@ extension PredicateSQLCompiler {
     /// `%`, `_` and `\` escaped. Other forms (MATCHES, non-constant patterns, non-text) are refused.
     mutating func nativeSearch(_ op: ComparisonOperator, _ options: SharedSemantics.Options,
                                _ subject: SQLExpression, _ pattern: SQLExpression) -> SQLCondition {
+        if op == .matches { return nativeMatch(options, subject, pattern) }
         guard [.beginsWith, .endsWith, .contains, .like].contains(op) else {
-            refuse(op == .matches ? "MATCHES" : op.symbol,
-                   hint: op == .matches ? "PostgreSQL's regular expressions are not PCRE2: use LIKE, BEGINSWITH or CONTAINS, or filter in memory"
-                                        : "fetch and filter in memory")
+            refuse(op.symbol, hint: "fetch and filter in memory")
             return .alwaysFalse
         }
         guard subject.kind == .string, case .string(let text)? = pattern.constant else {
@@ -124,6 +123,31 @@ extension PredicateSQLCompiler {
             subjectNode = bits.map { .call(.fold, [.integer(Int64($0)), subject.node]) } ?? subject.node
         }
         return SQLCondition(node: .like(subjectNode, bindRaw(.text(like))), nullable: true)
+    }
+}
+
+extension PredicateSQLCompiler {
+    /// MATCHES as PostgreSQL's `~` on the whole text, with the pattern translated by
+    /// `NativeRegex` where it means the same there; refused, naming the construct, where not.
+    mutating func nativeMatch(_ options: SharedSemantics.Options, _ subject: SQLExpression, _ pattern: SQLExpression) -> SQLCondition {
+        guard subject.kind == .string, case .string(let text)? = pattern.constant else {
+            refuse("MATCHES with a pattern that is not a constant string, or on a value that is not text",
+                   hint: "give the pattern as a string literal or %@ argument, on a text attribute")
+            return .alwaysFalse
+        }
+        guard options.rawValue == 0 else {
+            refuse("MATCHES with [c], [d] or [l]", hint: "PCRE2's caseless matching and PQL's folding have no PostgreSQL regex form: use LIKE[cd], or filter in memory")
+            return .alwaysFalse
+        }
+        // An empty pattern matches nothing (reference §6.6).
+        if text.isEmpty { return .alwaysFalse }
+        switch NativeRegex.translate(text) {
+        case .success(let are):
+            return SQLCondition(node: .call(.regexMatch, [subject.node, bindRaw(.text(are))]), nullable: true)
+        case .failure(let refusal):
+            refuse("MATCHES with \(refusal.construct)", hint: refusal.hint)
+            return .alwaysFalse
+        }
     }
 }
 
