@@ -40,7 +40,7 @@ enum FoldFunctionSQL {
     /// The statements (after `CREATE SCHEMA`) that define the functions in `schema`.
     static func statements(schema: String) -> [String] {
         let s = quoteIdentifier(schema)
-        return functions.map { f in
+        return functions.map { f -> [String] in
             // The map as a JSON object literal: scalar → its fold ("" for a deleted mark).
             var entries: [String] = []
             for m in f.single { entries.append(jsonString(String(Character(m.from))) + ":" + jsonString(String(Character(m.to)))) }
@@ -49,16 +49,34 @@ enum FoldFunctionSQL {
             let map = quoteLiteral("{" + entries.joined(separator: ",") + "}")
             let normalForm = f.diacriticInsensitive ? "NFD" : "NFC"
             let ascii = f.caseInsensitive ? #"lower(t COLLATE "C")"# : "t"
-            return """
-            CREATE OR REPLACE FUNCTION \(s).\(f.name)(t text) RETURNS text
-            LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $pql$
-            SELECT CASE WHEN octet_length(t) = char_length(t) THEN \(ascii) ELSE normalize((
+            let slow = """
+            SELECT normalize((
                 SELECT string_agg(coalesce(m.map ->> x.c, x.c), '' ORDER BY x.o)
                 FROM (SELECT \(map)::jsonb AS map) m,
-                     unnest(string_to_array(normalize(t, \(normalForm)), NULL)) WITH ORDINALITY AS x(c, o)), NFC) END
-            $pql$
+                     unnest(string_to_array(normalize(t, \(normalForm)), NULL)) WITH ORDINALITY AS x(c, o)), NFC)
             """
-        }
+            return inlinable(f.name, schema: s, returns: "text", ascii: ascii, slow: slow)
+        }.flatMap { $0 }
+    }
+
+    /// `name(t)` as two functions: `name` itself is one expression PostgreSQL inlines into the
+    /// statement (no call per row for ASCII text, the common case), and only non-ASCII text
+    /// calls `name_slow` (a query per call, which PostgreSQL cannot inline).
+    static func inlinable(_ name: String, schema s: String, returns type: String, ascii: String, slow: String) -> [String] {
+        [
+            """
+            CREATE OR REPLACE FUNCTION \(s).\(name)_slow(t text) RETURNS \(type)
+            LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $pql$
+            \(slow)
+            $pql$
+            """,
+            """
+            CREATE OR REPLACE FUNCTION \(s).\(name)(t text) RETURNS \(type)
+            LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $pql$
+            SELECT CASE WHEN octet_length(t) = char_length(t) THEN \(ascii) ELSE \(s).\(name)_slow(t) END
+            $pql$
+            """,
+        ]
     }
 
     static func jsonString(_ s: String) -> String {

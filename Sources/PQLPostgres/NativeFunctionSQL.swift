@@ -74,16 +74,10 @@ enum NativeFunctionSQL {
             END
             $pql$
             """,
-            """
-            CREATE OR REPLACE FUNCTION \(s).utf16_length(t text) RETURNS bigint
-            LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $pql$
-            SELECT CASE WHEN octet_length(t) = char_length(t) THEN char_length(t)::bigint
-                   ELSE (char_length(t) + char_length(regexp_replace(t, '[^\\U00010000-\\U0010FFFF]+', '', 'g')))::bigint END
-            $pql$
-            """,
-            caseMapping("uppercase", ascii: #"upper(t COLLATE "C")"#, map: upper, schema: s),
-            caseMapping("lowercase", ascii: #"lower(t COLLATE "C")"#, map: lower, schema: s),
-        ]
+        ] + FoldFunctionSQL.inlinable("utf16_length", schema: s, returns: "bigint", ascii: "char_length(t)::bigint",
+                                      slow: "SELECT (char_length(t) + char_length(regexp_replace(t, '[^\\U00010000-\\U0010FFFF]+', '', 'g')))::bigint")
+          + caseMapping("uppercase", ascii: #"upper(t COLLATE "C")"#, map: upper, schema: s)
+          + caseMapping("lowercase", ascii: #"lower(t COLLATE "C")"#, map: lower, schema: s)
     }
 
     /// Every function PQL installs: the folds, then these.
@@ -100,18 +94,14 @@ enum NativeFunctionSQL {
         return "2-" + String(h, radix: 16)
     }()
 
-    private static func caseMapping(_ name: String, ascii: String, map: [(Unicode.Scalar, String)], schema s: String) -> String {
+    private static func caseMapping(_ name: String, ascii: String, map: [(Unicode.Scalar, String)], schema s: String) -> [String] {
         let entries = map.map { FoldFunctionSQL.jsonString(String(Character($0.0))) + ":" + FoldFunctionSQL.jsonString($0.1) }
         let literal = FoldFunctionSQL.quoteLiteral("{" + entries.joined(separator: ",") + "}")
-        return """
-        CREATE OR REPLACE FUNCTION \(s).\(name)(t text) RETURNS text
-        LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $pql$
-        SELECT CASE WHEN octet_length(t) = char_length(t) THEN \(ascii) ELSE (
+        return FoldFunctionSQL.inlinable(name, schema: s, returns: "text", ascii: ascii, slow: """
             SELECT string_agg(coalesce(m.map ->> x.c, x.c), '' ORDER BY x.o)
             FROM (SELECT \(literal)::jsonb AS map) m,
-                 unnest(string_to_array(t, NULL)) WITH ORDINALITY AS x(c, o)) END
-        $pql$
-        """
+                 unnest(string_to_array(t, NULL)) WITH ORDINALITY AS x(c, o)
+            """)
     }
 
     /// Every scalar whose Swift uppercase differs from itself, with it.

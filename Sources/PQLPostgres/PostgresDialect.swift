@@ -39,7 +39,7 @@ struct PostgresDialect: SQLDialect {
         case .utf16Length: return "\(quote(functionSchema)).utf16_length"
         case .uppercase: return "\(quote(functionSchema)).uppercase"
         case .lowercase: return "\(quote(functionSchema)).lowercase"
-        case .integerArithmetic, .realArithmetic, .asReal, .dateShift, .dateDifference, .regexMatch: return ""
+        case .integerArithmetic, .realArithmetic, .asReal, .dateShift, .dateDifference, .regexMatch, .exactNumberComparison: return ""
         // Native-only mode refuses every construct that needs one of these before rendering;
         // should one slip through, the server rejects the unknown function: an error, never rows.
         case .compare, .between, .search, .prefixCaseInsensitive, .builtin, .cast, .values, .decided, .aggregate:
@@ -94,6 +94,14 @@ struct PostgresDialect: SQLDialect {
             return "(\(render(args[0])) \(subtracting ? "-" : "+") (\(render(args[1]))) * interval '1 second')"
         case (.dateDifference, 2):
             return "extract(epoch FROM (\(render(args[0])) - \(render(args[1]))))::double precision"
+        case (.exactNumberComparison(let op), 2):
+            // Below 2^53 a double compares exactly with the integer as a double; beyond, a
+            // double is an integer: as a bigint when it fits, and beyond the bigints (or an
+            // infinity) as numeric, whose 15 digits keep it there.
+            let i = render(args[0]), d = render(args[1]), o = spelling(op)
+            return "(CASE WHEN abs(\(d)) < 9007199254740992 THEN (\(i))::double precision \(o) \(d) "
+                + "WHEN \(d) >= 9223372036854775808 OR \(d) < -9223372036854775808 THEN (\(i))::numeric \(o) (\(d))::numeric "
+                + "ELSE \(i) \(o) (\(d))::bigint END)"
         case (.regexMatch, 2):
             return "(\(render(args[0])) COLLATE \"C\" ~ \(render(args[1])))"
         case (.sum, 1):

@@ -72,7 +72,7 @@ extension PostgresPredicateStore {
                     SELECT DISTINCT d.objid::regclass::text FROM pg_depend d
                     JOIN pg_proc p ON p.oid = d.refobjid JOIN pg_namespace n ON n.oid = p.pronamespace
                     WHERE d.classid = 'pg_class'::regclass AND d.refclassid = 'pg_proc'::regclass
-                      AND n.nspname = \(functionSchema) AND p.proname IN ('fold_c', 'fold_d', 'fold_cd', 'uppercase', 'lowercase', 'utf16_length')
+                      AND n.nspname = \(functionSchema) AND p.proname IN ('fold_c', 'fold_d', 'fold_cd', 'fold_c_slow', 'fold_d_slow', 'fold_cd_slow', 'uppercase', 'lowercase', 'utf16_length', 'uppercase_slow', 'lowercase_slow', 'utf16_length_slow')
                     """, logger: self.logger) {
                     indexes.append(try row.decode(String.self))
                 }

@@ -98,6 +98,10 @@ import Testing
         // Dates move by seconds and differ by seconds.
         ("when + 86400 > %@", [Date(timeIntervalSinceReferenceDate: 86400)]), ("when - 3600 < %@", [Date(timeIntervalSinceReferenceDate: 0)]),
         ("when - when == 0", []), ("when + 0.25 == %@", [Date(timeIntervalSinceReferenceDate: 7e8 + 0.5)]), ("3600 + when > %@", [Date(timeIntervalSinceReferenceDate: 7200)]),
+        // Integers and doubles compare exactly beyond 2^53 (a double converted loses digits).
+        ("n == %@", [9_007_199_254_740_992.0]), ("n > %@", [9_007_199_254_740_992.0]), ("n == %@", [9.223372036854775807e18]),
+        ("n < %@", [9.223372036854775807e18]), ("%@ >= n", [9.223372036854775807e18]), ("n == x", []), ("n < x", []), ("x >= n", []),
+        ("n != x", []), ("n * 1 == %@", [-9.223372036854775808e18]), ("n <= %@", [-Double.infinity]),
         // Compared with nil: the arithmetic still runs (and may raise), the answer is decided.
         ("n + 1 == nil", []), ("n * 0 != nil", []), ("n - 0 == nil OR n > 40", []),
     ] }
@@ -115,7 +119,7 @@ import Testing
                 ("x / 2 > 0", []), ("x != nil AND x / 2 > 0", []), ("when + 1 > %@", [Date()]), ("flag + 1 > 0", []),
                 ("m != nil AND m + 1 > 0", []), ("length:(s) > 0", []), ("s != nil AND length:(s) == 3", []),
                 ("uppercase:(s) == 'X'", []), ("s != nil AND lowercase:(s) == 'x\ny'", []), ("NOT (n + 1 > 0)", []),
-                ("NOT (n != nil AND n + 1 > 0)", []),
+                ("NOT (n != nil AND n + 1 > 0)", []), ("flag == YES AND n + 1 > 0", []), ("NOT (flag == YES AND -n < 0)", []),
             ], store: store, ids: ids, objects: objects)
             let error = await #expect(throws: StoreError.self) { _ = try await store.fetch(EntityQuery("Row", where: "n + 1 > 0")) }
             #expect(error?.evaluationError?.kind == .arithmetic && error?.message == "arithmetic on nil (+)" && error?.hint != nil)

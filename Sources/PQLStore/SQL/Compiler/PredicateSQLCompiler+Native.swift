@@ -151,6 +151,41 @@ extension PredicateSQLCompiler {
     }
 }
 
+extension PredicateSQLCompiler {
+    /// An integer compared with a double, exactly as the evaluator compares them, where the
+    /// database's own comparison (the integer made a double) could differ: an integer that may
+    /// lie beyond 2^53 against a double that may too. nil where the native comparison is exact.
+    mutating func exactMixedComparison(_ op: ComparisonOperator, _ l: SQLExpression, _ r: SQLExpression) -> SQLCondition? {
+        guard op.isEqualityOrOrder, !l.isNullConstant, !r.isNullConstant,
+              (l.kind == .integer && r.kind == .real) || (l.kind == .real && r.kind == .integer) else { return nil }
+        let integerFirst = l.kind == .integer
+        let (i, d) = integerFirst ? (l, r) : (r, l)
+        if case .int(let n)? = i.constant, n.magnitude <= 1 << 53 { return nil }
+        if case .double(let x)? = d.constant, x.magnitude < 9_007_199_254_740_992 || x.isNaN { return nil }
+        func exact(_ o: SQLBinaryOperator) -> SQLNode { .call(.exactNumberComparison(o), [i.node, d.node]) }
+        let bothNil = SQLNode.parenthesized(.chain([.isNull(i.node, negated: false), .isNull(d.node, negated: false)], .and))
+        // NaN equals no integer and is ordered against none.
+        let nanGuard: [SQLNode] = d.constant == nil ? [notNaN(d)] : []
+        switch op {
+        case .equal, .notEqual:
+            let equal = SQLNode.parenthesized(.chain([exact(.equal)] + nanGuard, .and))
+            let eq = i.canBeNil && d.canBeNil ? SQLCondition(node: .parenthesized(.chain([equal, bothNil], .or)), nullable: true)
+                                              : SQLCondition(node: equal, nullable: i.nullable || d.nullable)
+            return op == .equal ? eq : SQLCondition(node: eq.negated, nullable: false)
+        default:
+            // `l op r` with the integer first: the order mirrored when it was on the right.
+            let mirrored: [ComparisonOperator: ComparisonOperator] = [.lessThan: .greaterThan, .lessThanOrEqual: .greaterThanOrEqual,
+                                                                       .greaterThan: .lessThan, .greaterThanOrEqual: .lessThanOrEqual]
+            guard let o = SQLBinaryOperator(ordering: integerFirst ? op : mirrored[op] ?? op) else { return nil }
+            let base = SQLNode.parenthesized(.chain([exact(o)] + nanGuard, .and))
+            if (op == .lessThanOrEqual || op == .greaterThanOrEqual) && i.canBeNil && d.canBeNil {
+                return SQLCondition(node: .parenthesized(.chain([base, bothNil], .or)), nullable: true)
+            }
+            return SQLCondition(node: base, nullable: i.nullable || d.nullable)
+        }
+    }
+}
+
 extension ComparisonOperator {
     /// `==`, `!=`, `<`, `<=`, `>`, `>=`.
     var isEqualityOrOrder: Bool {

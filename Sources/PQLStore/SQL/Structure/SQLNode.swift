@@ -129,6 +129,9 @@ package enum SQLFunction: Hashable {
     case utf16Length, uppercase, lowercase
     /// The whole text matched by a regular expression the compiler translated (MATCHES).
     case regexMatch
+    /// An integer (first) and a double compared exactly, as the evaluator compares them
+    /// (a database that converts the integer to a double loses digits beyond 2^53).
+    case exactNumberComparison(SQLBinaryOperator)
 
     /// Whether a call can raise an evaluation error by itself: PQL's functions that run the
     /// evaluator's comparisons, arithmetic and aggregates. Folding a string and returning a
@@ -139,7 +142,7 @@ package enum SQLFunction: Hashable {
         // A nil argument, a 64-bit overflow, a date beyond the database's range.
         case .requireValue, .integerArithmetic, .dateShift: return true
         case .fold, .decided, .min, .max, .coalesce, .substring, .sum, .average, .normalizeNFC, .booleanAsInteger: return false
-        case .realArithmetic, .asReal, .dateDifference, .utf16Length, .uppercase, .lowercase, .regexMatch: return false
+        case .realArithmetic, .asReal, .dateDifference, .utf16Length, .uppercase, .lowercase, .regexMatch, .exactNumberComparison: return false
         }
     }
 }
