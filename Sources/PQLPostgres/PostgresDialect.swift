@@ -35,6 +35,11 @@ struct PostgresDialect: SQLDialect {
         case .normalizeNFC: return "normalize"
         case .booleanAsInteger: return ""
         case .fold: return "\(quote(functionSchema)).fold_cd"
+        case .requireValue: return "\(quote(functionSchema)).arg"
+        case .utf16Length: return "\(quote(functionSchema)).utf16_length"
+        case .uppercase: return "\(quote(functionSchema)).uppercase"
+        case .lowercase: return "\(quote(functionSchema)).lowercase"
+        case .integerArithmetic, .realArithmetic, .asReal, .dateShift, .dateDifference, .regexMatch, .exactNumberComparison: return ""
         // Native-only mode refuses every construct that needs one of these before rendering;
         // should one slip through, the server rejects the unknown function: an error, never rows.
         case .compare, .between, .search, .prefixCaseInsensitive, .builtin, .cast, .values, .decided, .aggregate:
@@ -48,9 +53,57 @@ struct PostgresDialect: SQLDialect {
             guard case .integer(let bits) = args[0] else { break }
             let suffix = bits == 1 ? "c" : bits == 2 ? "d" : "cd"
             return "\(quote(functionSchema)).fold_\(suffix)(\(render(args[1])))"
-        case (.decided, _) where !args.isEmpty:
-            // Nothing PostgreSQL runs raises PQL's errors: the answer is the decided one.
+        case (.decided, 1):
             return "(\(render(args[0])))"
+        case (.decided, _) where args.count > 1:
+            // The decided answer once the operands that can raise (a nil operand, an overflow)
+            // have run, as the evaluator runs them: num_nulls evaluates each of its arguments.
+            let operands = args.dropFirst().map(render).joined(separator: ", ")
+            let holds: Bool = { if case .boolean(true) = args[0] { return true } else { return false } }()
+            return "(num_nulls(\(operands)) \(holds ? ">=" : "<") 0)"
+        case (.integerArithmetic(let operation), _):
+            // bigint, whatever the columns' width: PQL's integers have 64 bits, and PostgreSQL
+            // raises "bigint out of range" (SQLSTATE 22003) where they overflow.
+            let x = args.map { "(\(render($0)))::bigint" }
+            let s = quote(functionSchema)
+            switch (operation, x.count) {
+            case (.add, 2): return "(\(x[0]) + \(x[1]))"
+            case (.subtract, 2): return "(\(x[0]) - \(x[1]))"
+            case (.multiply, 2): return "(\(x[0]) * \(x[1]))"
+            case (.divide, 2): return "\(s).int_div(\(x[0]), \(x[1]))"
+            case (.modulus, 2): return "\(s).int_mod(\(x[0]), \(x[1]))"
+            case (.negate, 1): return "(-\(x[0]))"
+            case (.abs, 1): return "abs(\(x[0]))"
+            default: break
+            }
+        case (.realArithmetic(let operation), _):
+            let x = args.map(render)
+            let s = quote(functionSchema)
+            switch (operation, x.count) {
+            case (.add, 2): return "\(s).float_add(\(x[0]), \(x[1]))"
+            case (.subtract, 2): return "\(s).float_subtract(\(x[0]), \(x[1]))"
+            case (.multiply, 2): return "\(s).float_multiply(\(x[0]), \(x[1]))"
+            case (.divide, 2): return "\(s).float_divide(\(x[0]), \(x[1]))"
+            case (.negate, 1): return "(-(\(x[0]))::double precision)"
+            case (.abs, 1): return "abs((\(x[0]))::double precision)"
+            default: break
+            }
+        case (.asReal, 1):
+            return "(\(render(args[0])))::double precision"
+        case (.dateShift(let subtracting), 2):
+            return "(\(render(args[0])) \(subtracting ? "-" : "+") (\(render(args[1]))) * interval '1 second')"
+        case (.dateDifference, 2):
+            return "extract(epoch FROM (\(render(args[0])) - \(render(args[1]))))::double precision"
+        case (.exactNumberComparison(let op), 2):
+            // Below 2^53 a double compares exactly with the integer as a double; beyond, a
+            // double is an integer: as a bigint when it fits, and beyond the bigints (or an
+            // infinity) as numeric, whose 15 digits keep it there.
+            let i = render(args[0]), d = render(args[1]), o = spelling(op)
+            return "(CASE WHEN abs(\(d)) < 9007199254740992 THEN (\(i))::double precision \(o) \(d) "
+                + "WHEN \(d) >= 9223372036854775808 OR \(d) < -9223372036854775808 THEN (\(i))::numeric \(o) (\(d))::numeric "
+                + "ELSE \(i) \(o) (\(d))::bigint END)"
+        case (.regexMatch, 2):
+            return "(\(render(args[0])) COLLATE \"C\" ~ \(render(args[1])))"
         case (.sum, 1):
             // The evaluator's sum of no elements is 0; SQL's is NULL.
             return "coalesce(sum(\(render(args[0]))), 0)"

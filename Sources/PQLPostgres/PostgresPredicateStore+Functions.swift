@@ -10,7 +10,7 @@ extension PostgresPredicateStore {
     /// ```swift
     /// print(PostgresPredicateStore.functionsVersion)
     /// ```
-    public static var functionsVersion: String { FoldFunctionSQL.version }
+    public static var functionsVersion: String { NativeFunctionSQL.version }
 
     /// Installs PQL's SQL functions in ``functionSchema`` (`pql`), unless functions of this
     /// version are there already; returns true when it installed them.
@@ -23,6 +23,12 @@ extension PostgresPredicateStore {
     ///   text folds with `lower`) around a PL/pgSQL `fold_*_slow` for other text, so an
     ///   expression index on `pql.fold_cd(name)` serves `=` and (with `text_pattern_ops`)
     ///   prefixes, and a `pg_trgm` GIN index on it serves `LIKE '%…%'`. They need a UTF8 database.
+    /// - `uppercase(text)`, `lowercase(text)`, `utf16_length(text)`: `uppercase:`, `lowercase:`
+    ///   and `length:` as Swift computes them (full case mapping, UTF-16 code units); integer
+    ///   division and remainder with PQL's rules for a zero divisor (`int_div`, `int_mod`);
+    ///   IEEE double arithmetic, infinities where PostgreSQL's operators raise (`float_add`,
+    ///   `float_subtract`, `float_multiply`, `float_divide`); and `arg`, which raises the
+    ///   evaluator's error for a nil operand (SQLSTATE `PQL01`).
     /// - `functions_version()`: the installed version (``functionsVersion``).
     ///
     /// Strings in PQL order by Unicode scalar; on a UTF8 database that is PostgreSQL's
@@ -40,8 +46,8 @@ extension PostgresPredicateStore {
     @discardableResult
     public func installFunctions() async throws(StoreError) -> Bool {
         let functionSchema = self.functionSchema
-        let statements = FoldFunctionSQL.statements(schema: functionSchema)
-        let version = FoldFunctionSQL.version
+        let statements = NativeFunctionSQL.all(schema: functionSchema)
+        let version = NativeFunctionSQL.version
         let s = quote(functionSchema)
         return try await transaction("installing PQL's SQL functions") { connection in
             try await connection.run("SELECT pg_advisory_xact_lock(hashtext('pql.functions.' || \(functionSchema)))", logger: self.logger)
@@ -67,7 +73,7 @@ extension PostgresPredicateStore {
                     SELECT DISTINCT d.objid::regclass::text FROM pg_depend d
                     JOIN pg_proc p ON p.oid = d.refobjid JOIN pg_namespace n ON n.oid = p.pronamespace
                     WHERE d.classid = 'pg_class'::regclass AND d.refclassid = 'pg_proc'::regclass
-                      AND n.nspname = \(functionSchema) AND p.proname IN ('fold_c', 'fold_d', 'fold_cd')
+                      AND n.nspname = \(functionSchema) AND p.proname IN ('fold_c', 'fold_d', 'fold_cd', 'fold_c_slow', 'fold_d_slow', 'fold_cd_slow', 'uppercase', 'lowercase', 'utf16_length', 'uppercase_slow', 'lowercase_slow', 'utf16_length_slow')
                     """, logger: self.logger) {
                     indexes.append(try row.decode(String.self))
                 }

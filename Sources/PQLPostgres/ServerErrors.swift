@@ -1,5 +1,6 @@
 import Foundation
 import PostgresNIO
+import PQL
 import PQLStore
 
 /// PostgresNIO's errors as `StoreError`s. `PSQLError`'s own description hides the server's
@@ -14,6 +15,9 @@ enum ServerErrors {
         if let e = error as? PSQLError {
             if let info = e.serverInfo {
                 let state = info[.sqlState] ?? ""
+                if let evaluation = evaluationError(state: state, message: info[.message], detail: info[.detail], hint: info[.hint]) {
+                    return StoreError(evaluation: evaluation)
+                }
                 var message = "\(what): PostgreSQL says: \(info[.message] ?? "an error") (SQLSTATE \(state))"
                 if let detail = info[.detail] { message += "; \(detail)" }
                 if let context = info[.locationContext] { message += " (\(context))" }
@@ -45,6 +49,22 @@ enum ServerErrors {
             }
         }
         return StoreError(.server, "\(what): \(error)", hint: "check the connection to the PostgreSQL server")
+    }
+
+    /// The evaluator's error that a fetch's SQL raised: PQL's `arg` function raises it whole
+    /// (SQLSTATE `PQL01`, its kind in the detail), and PostgreSQL's "bigint out of range" is
+    /// the 64-bit overflow PQL's integer arithmetic raises (the operands are not known here).
+    static func evaluationError(state: String, message: String?, detail: String?, hint: String?) -> PredicateEvaluationError? {
+        switch (state, message) {
+        case ("PQL01", let message?):
+            let kind = detail.flatMap(PredicateEvaluationError.Kind.init(rawValue:)) ?? .arithmetic
+            return PredicateEvaluationError(kind: kind, message: message, hint: hint.flatMap { $0.isEmpty ? nil : $0 })
+        case ("22003", "bigint out of range"?):
+            return PredicateEvaluationError(kind: .integerOverflow, message: "integer overflow: a result does not fit in 64 bits (PostgreSQL: bigint out of range)",
+                                            hint: "compute in floating point: multiply an operand by 1.0")
+        default:
+            return nil
+        }
     }
 
     private static func hint(for state: String) -> String {

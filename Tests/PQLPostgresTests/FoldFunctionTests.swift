@@ -89,8 +89,8 @@ import Testing
                 SELECT p.proname::text, p.provolatile::text, p.proparallel::text FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
                 WHERE n.nspname = '\(schema)' AND p.proname LIKE 'fold%' ORDER BY 1
                 """)
-            #expect(volatility == [["fold_c", "i", "s"], ["fold_c_slow", "i", "s"], ["fold_cd", "i", "s"],
-                                   ["fold_cd_slow", "i", "s"], ["fold_d", "i", "s"], ["fold_d_slow", "i", "s"]])
+            // Each fold is an expression PostgreSQL inlines (ASCII) and a function for the rest.
+            #expect(volatility == ["fold_c", "fold_c_slow", "fold_cd", "fold_cd_slow", "fold_d", "fold_d_slow"].map { [$0, "i", "s"] })
             // An older version is replaced, and an index over the fold rebuilt.
             try await store.execute("CREATE OR REPLACE FUNCTION \(quote(schema)).functions_version() RETURNS text LANGUAGE sql IMMUTABLE AS $$ SELECT 'old'::text $$")
             try await store.execute("CREATE TABLE \(quote(schema)).t (id bigint PRIMARY KEY, name text)")

@@ -81,7 +81,7 @@ import Testing
         ("n BETWEEN {-1, 1}", []), ("n BETWEEN {1, -1}", []), ("n IN {0, 7, 42}", []), ("NOT (n IN {0, 7})", []),
         // NaN and infinity stored by PostgreSQL: NaN is no number's neighbour.
         ("x > 1", []), ("x >= 1.5", []), ("x < 0", []), ("x <= 1.5", []), ("x == 1.5", []), ("x != 1.5", []),
-        ("x BETWEEN {0, 2}", []), ("x == nil", []), ("x > 1000000", []), ("x BETWEEN {n, 2}", []), ("n BETWEEN {labels.@count, 8}", []),
+        ("x BETWEEN {0, 2}", []), ("x == nil", []), ("x > 1000000", []), ("n BETWEEN {labels.@count, 8}", []),
         ("name BETWEEN {'a', labels.@max.text}", []), ("n BETWEEN {9, labels.@sum.weight}", []),
         ("flag == YES", []), ("flag != YES", []), ("flag == nil", []), ("flag == 1", []), ("flag < 0.5", []), ("n IN {YES, 3}", []),
         ("flag BETWEEN {1, 2}", []),
@@ -154,8 +154,8 @@ import Testing
     @Test func whatPostgreSQLCannotAnswerAsPQLDoesIsRefused() async throws {
         try await Self.withItems { store, _, _ in
             let refused: [(String, [Any?])] = [
-                ("name MATCHES 'J.*'", []), ("n + 1 > 2", []), ("name ==[l] 'jose'", []), ("uppercase(name) == 'JOSE'", []),
-                ("x == %@", [Double.nan]), ("name CONTAINS name", []), ("name BEGINSWITH name", []), ("labels.@avg.text == 'a'", []),
+                ("name MATCHES '\\\\d+'", []), ("amount + 1 > 2", []), ("name ==[l] 'jose'", []), ("modulus:by:(x, 2) == 1", []),
+                ("x == %@", [Double.nan]), ("x BETWEEN {n, 2}", []), ("name CONTAINS name", []), ("name BEGINSWITH name", []), ("labels.@avg.text == 'a'", []),
             ]
             for (format, args) in refused {
                 let query = try EntityQuery("Item", where: format, args)

@@ -65,7 +65,14 @@ package struct SelectBuilder {
             } catch {
                 throw error.placed(in: predicate, map: query.sourceMap)
             }
-            return c.isAlwaysTrue ? nil : dialect.render(c.node)
+            if c.isAlwaysTrue { return nil }
+            // PostgreSQL's planner runs the terms of a WHERE's AND in the order of their cost:
+            // a term that can raise (a nil operand, an overflow) must run after the guards
+            // before it, as in memory. A CASE keeps the condition one term, evaluated in order.
+            if dialect.nativeOnly && c.node.canRaise {
+                return dialect.render(.caseWhen(c.node, then: .boolean(true), else: .boolean(false)))
+            }
+            return dialect.render(c.node)
         }
         self.compiler = compiler
         if let condition { parts.append(condition) }

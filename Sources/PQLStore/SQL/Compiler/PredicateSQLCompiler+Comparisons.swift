@@ -65,6 +65,7 @@ extension PredicateSQLCompiler {
             if let refused = nativeRefusal(op, options, l, r) { throw refused }
             let numbers = numbersForBooleans([l, r])
             (l, r) = (numbers[0], numbers[1])
+            if let exact = exactMixedComparison(op, l, r) { return exact }
             if case .string = l.kind, case .string = r.kind, !options.isLiteral, op.isEqualityOrOrder,
                let folded = foldFunctionOptions(options) {
                 // Equality and order under [c]/[d]/[cd] are those of the folds (pql.fold_*).
@@ -274,6 +275,19 @@ extension PredicateSQLCompiler {
         if nativeOnly {
             let numbers = numbersForBooleans([x, lo, hi])
             (x, lo, hi) = (numbers[0], numbers[1], numbers[2])
+            // PostgreSQL's BETWEEN makes an integer a double beside a double: digits beyond 2^53 lost.
+            let wide = [x, lo, hi].filter { e in
+                switch e.constant {
+                case .int(let n)?: return n.magnitude > 1 << 53
+                case .double(let d)?: return d.magnitude >= 9_007_199_254_740_992 && !d.isNaN
+                case nil: return e.kind == .integer || e.kind == .real
+                default: return false
+                }
+            }
+            if wide.contains(where: { $0.kind == .integer }) && wide.contains(where: { $0.kind == .real }) {
+                throw fail(.unsupported, "BETWEEN of integers and doubles computed per row has no PostgreSQL form in PQL",
+                           hint: "write x >= low AND x <= high, which compare integers and doubles exactly")
+            }
         }
         if x.isNullConstant { return decided(false, evaluating: [lo, hi]) }
         if let a = lo.constant, let b = hi.constant {

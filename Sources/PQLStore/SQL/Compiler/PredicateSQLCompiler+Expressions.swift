@@ -209,8 +209,9 @@ extension PredicateSQLCompiler {
             throw fail(.unsupported, "\(f.selector) of a key path has no SQL form",
                        hint: "fetch the records and compute \(f.selector) in memory")
         case _ where nativeOnly:
+            if let native = try nativeFunction(f, args, in: scope) { return native }
             throw fail(.unsupported, "the function \(f.selector) of a key path has no PostgreSQL form in PQL yet",
-                       hint: "PostgreSQL fetches take count:, @count, @sum, @avg, @min and @max; compute the rest in memory")
+                       hint: "PostgreSQL fetches take arithmetic, abs:, length:, uppercase:, lowercase:, count:, @count, @sum, @avg, @min and @max; compute the rest in memory")
         case .noindex:
             // noindex: keeps the value and stops SQLite from using an index for it (unary +).
             let x = try scalar(args[0], in: scope)

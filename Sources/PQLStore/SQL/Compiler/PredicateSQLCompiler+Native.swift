@@ -82,10 +82,9 @@ extension PredicateSQLCompiler {
     /// `%`, `_` and `\` escaped. Other forms (MATCHES, non-constant patterns, non-text) are refused.
     mutating func nativeSearch(_ op: ComparisonOperator, _ options: SharedSemantics.Options,
                                _ subject: SQLExpression, _ pattern: SQLExpression) -> SQLCondition {
+        if op == .matches { return nativeMatch(options, subject, pattern) }
         guard [.beginsWith, .endsWith, .contains, .like].contains(op) else {
-            refuse(op == .matches ? "MATCHES" : op.symbol,
-                   hint: op == .matches ? "PostgreSQL's regular expressions are not PCRE2: use LIKE, BEGINSWITH or CONTAINS, or filter in memory"
-                                        : "fetch and filter in memory")
+            refuse(op.symbol, hint: "fetch and filter in memory")
             return .alwaysFalse
         }
         guard subject.kind == .string, case .string(let text)? = pattern.constant else {
@@ -124,6 +123,66 @@ extension PredicateSQLCompiler {
             subjectNode = bits.map { .call(.fold, [.integer(Int64($0)), subject.node]) } ?? subject.node
         }
         return SQLCondition(node: .like(subjectNode, bindRaw(.text(like))), nullable: true)
+    }
+}
+
+extension PredicateSQLCompiler {
+    /// MATCHES as PostgreSQL's `~` on the whole text, with the pattern translated by
+    /// `NativeRegex` where it means the same there; refused, naming the construct, where not.
+    mutating func nativeMatch(_ options: SharedSemantics.Options, _ subject: SQLExpression, _ pattern: SQLExpression) -> SQLCondition {
+        guard subject.kind == .string, case .string(let text)? = pattern.constant else {
+            refuse("MATCHES with a pattern that is not a constant string, or on a value that is not text",
+                   hint: "give the pattern as a string literal or %@ argument, on a text attribute")
+            return .alwaysFalse
+        }
+        guard options.rawValue == 0 else {
+            refuse("MATCHES with [c], [d] or [l]", hint: "PCRE2's caseless matching and PQL's folding have no PostgreSQL regex form: use LIKE[cd], or filter in memory")
+            return .alwaysFalse
+        }
+        // An empty pattern matches nothing (reference §6.6).
+        if text.isEmpty { return .alwaysFalse }
+        switch NativeRegex.translate(text) {
+        case .success(let are):
+            return SQLCondition(node: .call(.regexMatch, [subject.node, bindRaw(.text(are))]), nullable: true)
+        case .failure(let refusal):
+            refuse("MATCHES with \(refusal.construct)", hint: refusal.hint)
+            return .alwaysFalse
+        }
+    }
+}
+
+extension PredicateSQLCompiler {
+    /// An integer compared with a double, exactly as the evaluator compares them, where the
+    /// database's own comparison (the integer made a double) could differ: an integer that may
+    /// lie beyond 2^53 against a double that may too. nil where the native comparison is exact.
+    mutating func exactMixedComparison(_ op: ComparisonOperator, _ l: SQLExpression, _ r: SQLExpression) -> SQLCondition? {
+        guard op.isEqualityOrOrder, !l.isNullConstant, !r.isNullConstant,
+              (l.kind == .integer && r.kind == .real) || (l.kind == .real && r.kind == .integer) else { return nil }
+        let integerFirst = l.kind == .integer
+        let (i, d) = integerFirst ? (l, r) : (r, l)
+        if case .int(let n)? = i.constant, n.magnitude <= 1 << 53 { return nil }
+        if case .double(let x)? = d.constant, x.magnitude < 9_007_199_254_740_992 || x.isNaN { return nil }
+        func exact(_ o: SQLBinaryOperator) -> SQLNode { .call(.exactNumberComparison(o), [i.node, d.node]) }
+        let bothNil = SQLNode.parenthesized(.chain([.isNull(i.node, negated: false), .isNull(d.node, negated: false)], .and))
+        // NaN equals no integer and is ordered against none.
+        let nanGuard: [SQLNode] = d.constant == nil ? [notNaN(d)] : []
+        switch op {
+        case .equal, .notEqual:
+            let equal = SQLNode.parenthesized(.chain([exact(.equal)] + nanGuard, .and))
+            let eq = i.canBeNil && d.canBeNil ? SQLCondition(node: .parenthesized(.chain([equal, bothNil], .or)), nullable: true)
+                                              : SQLCondition(node: equal, nullable: i.nullable || d.nullable)
+            return op == .equal ? eq : SQLCondition(node: eq.negated, nullable: false)
+        default:
+            // `l op r` with the integer first: the order mirrored when it was on the right.
+            let mirrored: [ComparisonOperator: ComparisonOperator] = [.lessThan: .greaterThan, .lessThanOrEqual: .greaterThanOrEqual,
+                                                                       .greaterThan: .lessThan, .greaterThanOrEqual: .lessThanOrEqual]
+            guard let o = SQLBinaryOperator(ordering: integerFirst ? op : mirrored[op] ?? op) else { return nil }
+            let base = SQLNode.parenthesized(.chain([exact(o)] + nanGuard, .and))
+            if (op == .lessThanOrEqual || op == .greaterThanOrEqual) && i.canBeNil && d.canBeNil {
+                return SQLCondition(node: .parenthesized(.chain([base, bothNil], .or)), nullable: true)
+            }
+            return SQLCondition(node: base, nullable: i.nullable || d.nullable)
+        }
     }
 }
 

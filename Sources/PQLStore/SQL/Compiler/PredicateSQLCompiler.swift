@@ -97,6 +97,11 @@ struct PredicateSQLCompiler {
             var out: [SQLCondition] = []
             for q in parts { out.append(try compile(q, in: scope)) }
             if out.count == 1 { return out[0] }
+            if nativeOnly && isAnd && out.contains(where: { $0.node.canRaise }) {
+                // SQL's NULL AND x runs x, where the evaluator's false stops: a term that may be
+                // NULL stops the AND before a term that can raise only once it is made false.
+                out = out.map { $0.nullable ? SQLCondition(node: $0.definite, nullable: false) : $0 }
+            }
             return SQLCondition(node: Self.chain(out.map(\.node), isAnd ? .and : .or),
                                 nullable: out.contains { $0.nullable }, compound: true)
         case .not(let q):

@@ -111,6 +111,27 @@ package enum SQLFunction: Hashable {
     /// A boolean as the number 0 or 1, as the evaluator compares it with numbers (SQLite
     /// stores it so already; PostgreSQL's boolean needs a cast).
     case booleanAsInteger
+    /// Native-only mode's forms of PQL's arithmetic and string functions (PostgreSQL spells
+    /// them with its own operators and the functions PQL installs): the value, or the
+    /// evaluator's error when it is nil (arguments: value, error kind, message, hint).
+    case requireValue
+    /// Integer arithmetic on 64 bits, an overflow an error (PQL's `integerOverflow`).
+    case integerArithmetic(NativeArithmetic)
+    /// IEEE double arithmetic: infinities and signed zeros, never an overflow error.
+    case realArithmetic(NativeArithmetic)
+    /// An integer or boolean as a double.
+    case asReal
+    /// A date moved by a number of seconds (`subtracting`: backwards).
+    case dateShift(subtracting: Bool)
+    /// The seconds from the second date to the first, as a double.
+    case dateDifference
+    /// `length:` (UTF-16 code units), `uppercase:` and `lowercase:` as Swift computes them.
+    case utf16Length, uppercase, lowercase
+    /// The whole text matched by a regular expression the compiler translated (MATCHES).
+    case regexMatch
+    /// An integer (first) and a double compared exactly, as the evaluator compares them
+    /// (a database that converts the integer to a double loses digits beyond 2^53).
+    case exactNumberComparison(SQLBinaryOperator)
 
     /// Whether a call can raise an evaluation error by itself: PQL's functions that run the
     /// evaluator's comparisons, arithmetic and aggregates. Folding a string and returning a
@@ -118,7 +139,15 @@ package enum SQLFunction: Hashable {
     var canRaise: Bool {
         switch self {
         case .compare, .between, .search, .prefixCaseInsensitive, .builtin, .cast, .values, .aggregate: return true
+        // A nil argument, a 64-bit overflow, a date beyond the database's range.
+        case .requireValue, .integerArithmetic, .dateShift: return true
         case .fold, .decided, .min, .max, .coalesce, .substring, .sum, .average, .normalizeNFC, .booleanAsInteger: return false
+        case .realArithmetic, .asReal, .dateDifference, .utf16Length, .uppercase, .lowercase, .regexMatch, .exactNumberComparison: return false
         }
     }
+}
+
+/// The arithmetic native-only mode writes (see `SQLFunction.integerArithmetic`).
+package enum NativeArithmetic: Hashable, Sendable {
+    case add, subtract, multiply, divide, modulus, negate, abs
 }

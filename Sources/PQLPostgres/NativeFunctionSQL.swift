@@ -1,0 +1,120 @@
+import Foundation
+import PQL
+
+/// The SQL of the functions besides the folds that PQL installs for its native PostgreSQL
+/// forms: arithmetic with the evaluator's rules where PostgreSQL's own operators differ,
+/// Swift's `uppercased()`/`lowercased()` and UTF-16 length, and the evaluator's error for a
+/// nil operand. Plain SQL and PL/pgSQL; `IMMUTABLE` where the result depends on the arguments
+/// only.
+///
+/// - `int_div`, `int_mod`: integer division and remainder by zero are 0 (Apple's rule), and the
+///   remainder by -1 is 0; PostgreSQL's own `/` and `%` raise "division by zero", and its `/`
+///   raises "bigint out of range" for the smallest integer by -1, as PQL raises an overflow.
+/// - `float_add`, `float_subtract`, `float_multiply`, `float_divide`: IEEE double arithmetic.
+///   PostgreSQL raises "value out of range: overflow" (or "underflow") where a finite result
+///   becomes infinite (or zero), and "division by zero"; Swift answers ±infinity, a signed zero
+///   and ±infinity or NaN. The result of PostgreSQL's operator is taken when it has one.
+/// - `uppercase`, `lowercase`: each scalar mapped by Swift's full case mapping (`ß` → `SS`),
+///   from a map generated here as the folds' are (PostgreSQL's `upper`/`lower` follow the
+///   database's locale, and map one character to one).
+/// - `utf16_length`: `length:` counts UTF-16 code units (a scalar beyond U+FFFF counts two).
+/// - `arg(x, kind, message, hint)`: `x`, or the evaluator's error when `x` is NULL, raised
+///   with SQLSTATE `PQL01` and `kind` in its detail (see `ServerErrors`). `STABLE`, so the
+///   planner never runs it early on a constant.
+enum NativeFunctionSQL {
+    /// The statements (after `CREATE SCHEMA`) that define the functions in `schema`.
+    static func statements(schema: String) -> [String] {
+        let s = FoldFunctionSQL.quoteIdentifier(schema)
+        func float(_ name: String, _ op: String, onError: String, zeroDivisor: String? = nil) -> String {
+            """
+            CREATE OR REPLACE FUNCTION \(s).\(name)(x double precision, y double precision) RETURNS double precision
+            LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE AS $pql$
+            BEGIN
+                \(zeroDivisor.map { "IF y = 0 THEN RETURN \($0); END IF;" } ?? "")
+                RETURN x \(op) y;
+            EXCEPTION WHEN numeric_value_out_of_range THEN
+                RETURN \(onError);
+            END
+            $pql$
+            """
+        }
+        // Only a finite result out of range raises: for + and -, both operands are large with
+        // the same (for -, opposite) signs; halved, they add without overflow to the sign.
+        let infinity = "'Infinity'::double precision", minusInfinity = "'-Infinity'::double precision"
+        let negativeZero = "'-0'::double precision", zero = "0::double precision"
+        let signOf = { (negative: String) in "CASE WHEN \(negative) THEN \(minusInfinity) ELSE \(infinity) END" }
+        let zeroOf = { (negative: String) in "CASE WHEN \(negative) THEN \(negativeZero) ELSE \(zero) END" }
+        // x * y overflows only when both magnitudes are at least 1, underflows when both are below.
+        let productNegative = "(x < 0) <> (y < 0)"
+        // A zero's sign: PostgreSQL prints -0 as "-0".
+        let divisorNegative = "(y < 0 OR y::text = '-0')"
+        return [
+            """
+            CREATE OR REPLACE FUNCTION \(s).int_div(x bigint, y bigint) RETURNS bigint
+            LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $pql$ SELECT CASE WHEN y = 0 THEN 0::bigint ELSE x / y END $pql$
+            """,
+            """
+            CREATE OR REPLACE FUNCTION \(s).int_mod(x bigint, y bigint) RETURNS bigint
+            LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $pql$ SELECT CASE WHEN y = 0 THEN 0::bigint ELSE x % y END $pql$
+            """,
+            float("float_add", "+", onError: signOf("x * 0.5 + y * 0.5 < 0")),
+            float("float_subtract", "-", onError: signOf("x * 0.5 - y * 0.5 < 0")),
+            float("float_multiply", "*", onError: "CASE WHEN abs(x) >= 1 THEN \(signOf(productNegative)) ELSE \(zeroOf(productNegative)) END"),
+            float("float_divide", "/",
+                  onError: "CASE WHEN abs(x) >= abs(y) THEN \(signOf(productNegative)) ELSE \(zeroOf(productNegative)) END",
+                  zeroDivisor: "CASE WHEN x = 0 OR x = 'NaN'::double precision THEN 'NaN'::double precision ELSE \(signOf("(x < 0) <> \(divisorNegative)")) END"),
+            """
+            CREATE OR REPLACE FUNCTION \(s).arg(x anyelement, kind text, message text, hint text) RETURNS anyelement
+            LANGUAGE plpgsql STABLE PARALLEL SAFE AS $pql$
+            BEGIN
+                IF x IS NULL THEN
+                    RAISE EXCEPTION USING ERRCODE = 'PQL01', MESSAGE = message, HINT = hint, DETAIL = kind;
+                END IF;
+                RETURN x;
+            END
+            $pql$
+            """,
+        ] + FoldFunctionSQL.inlinable("utf16_length", schema: s, returns: "bigint", ascii: "char_length(t)::bigint",
+                                      slow: "SELECT (char_length(t) + char_length(regexp_replace(t, '[^\\U00010000-\\U0010FFFF]+', '', 'g')))::bigint",
+                                      language: "sql")
+          + caseMapping("uppercase", ascii: #"upper(t COLLATE "C")"#, map: upper, schema: s)
+          + caseMapping("lowercase", ascii: #"lower(t COLLATE "C")"#, map: lower, schema: s)
+    }
+
+    /// Every function PQL installs: the folds, then these.
+    static func all(schema: String) -> [String] {
+        FoldFunctionSQL.statements(schema: schema) + statements(schema: schema)
+    }
+
+    /// A short fingerprint of all of PQL's functions (see `FoldFunctionSQL.version`).
+    static let version: String = {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325   // FNV-1a: the same on every run and platform
+        for b in all(schema: "pql").joined(separator: "\n").utf8 {
+            h = (h ^ UInt64(b)) &* 0x100_0000_01b3
+        }
+        return "2-" + String(h, radix: 16)
+    }()
+
+    private static func caseMapping(_ name: String, ascii: String, map: [(Unicode.Scalar, String)], schema s: String) -> [String] {
+        let entries = map.map { FoldFunctionSQL.jsonString(String(Character($0.0))) + ":" + FoldFunctionSQL.jsonString($0.1) }
+        let literal = FoldFunctionSQL.quoteLiteral("{" + entries.joined(separator: ",") + "}")
+        return FoldFunctionSQL.inlinable(name, schema: s, returns: "text", ascii: ascii,
+                                         slow: FoldFunctionSQL.characterMap(literal, over: "t", result: "mapped"))
+    }
+
+    /// Every scalar whose Swift uppercase differs from itself, with it.
+    static let upper: [(Unicode.Scalar, String)] = mapping { $0.uppercased() }
+    /// Every scalar whose Swift lowercase differs from itself, with it.
+    static let lower: [(Unicode.Scalar, String)] = mapping { $0.lowercased() }
+
+    private static func mapping(_ f: (String) -> String) -> [(Unicode.Scalar, String)] {
+        var out: [(Unicode.Scalar, String)] = []
+        for v in UInt32(0x01)...0x10FFFF {
+            guard let u = Unicode.Scalar(v), u.properties.changesWhenCaseMapped else { continue }
+            let s = String(Character(u))
+            let m = f(s)
+            if Array(m.unicodeScalars) != [u] { out.append((u, m)) }
+        }
+        return out
+    }
+}
