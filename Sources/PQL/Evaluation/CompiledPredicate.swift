@@ -330,7 +330,11 @@ extension CompiledPredicate {
 
     /// The positions of the set bits.
     static func positions(_ words: [UInt64], count: Int) -> [Int] {
-        [Int](unsafeUninitializedCapacity: count) { out, initialized in
+        // With capacity 0 the initializer writes the count into the empty-array singleton every
+        // empty array shares: a data race with any thread reading one (the thread sanitizer saw
+        // it beside a test building an empty dictionary).
+        guard count > 0 else { return [] }
+        return [Int](unsafeUninitializedCapacity: count) { out, initialized in
             var j = 0
             for (w, word) in words.enumerated() {
                 var bits = word
