@@ -163,7 +163,7 @@ extension PostgresPredicateStore {
             links[r.name] = l
             if r.deleteRule != .noAction && !columns.contains(l.local) { columns.append(l.local) }
         }
-        let unguarded = Self.linksWithoutRule(into: entity, model: model)
+        let unguarded = model.linksWithoutRule(into: entity)
         for (_, r) in unguarded {
             let referenced = r.referencedColumn ?? root.primaryKey
             if !columns.contains(referenced) { columns.append(referenced) }
@@ -235,21 +235,6 @@ extension PostgresPredicateStore {
             return (inverse.referencedColumn ?? model.root(entity).primaryKey, inverse.foreignKeyColumn, dest)
         }
         return (r.foreignKeyColumn, r.referencedColumn ?? model.root(dest).primaryKey, dest)
-    }
-
-    /// The to-one relationships into `entity`'s table that no relationship of `entity` answers
-    /// for (they have no inverse), so no delete rule applies to them.
-    static func linksWithoutRule(into entity: ModelEntity, model: StoreModel) -> [(source: ModelEntity, relationship: ModelRelationship)] {
-        let root = model.root(entity)
-        var out: [(source: ModelEntity, relationship: ModelRelationship)] = []
-        for source in model.entities {
-            for r in source.relationships where !r.isToMany {
-                guard let dest = try? model.entity(named: r.destination), model.root(dest).name == root.name else { continue }
-                let answered = r.inverse.map { inv in model.allRelationships(dest).contains { $0.name == inv && $0.isToMany } } ?? false
-                if !answered { out.append((source, r)) }
-            }
-        }
-        return out
     }
 
     /// Before an update of the objects `keys` selects: the new values of key columns must name

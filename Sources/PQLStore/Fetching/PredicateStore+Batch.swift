@@ -75,7 +75,7 @@ extension PredicateStore {
             let l = try compiler.link(r, from: entity)
             if !columns.contains(l.local) { columns.append(l.local) }
         }
-        let unguarded = linksWithoutRule(into: entity)
+        let unguarded = model.linksWithoutRule(into: entity)
         for (_, r) in unguarded {
             let referenced = r.referencedColumn ?? root.primaryKey
             if !columns.contains(referenced) { columns.append(referenced) }
@@ -136,20 +136,5 @@ extension PredicateStore {
             }
         }
         return deleted
-    }
-
-    /// The to-one relationships into `entity`'s table that no relationship of `entity` answers
-    /// for (they have no inverse), so no delete rule applies to them.
-    private func linksWithoutRule(into entity: ModelEntity) -> [(source: ModelEntity, relationship: ModelRelationship)] {
-        let root = model.root(entity)
-        var out: [(source: ModelEntity, relationship: ModelRelationship)] = []
-        for source in model.entities {
-            for r in source.relationships where !r.isToMany {
-                guard let dest = try? model.entity(named: r.destination), model.root(dest).name == root.name else { continue }
-                let answered = r.inverse.map { inv in model.allRelationships(dest).contains { $0.name == inv && $0.isToMany } } ?? false
-                if !answered { out.append((source, r)) }
-            }
-        }
-        return out
     }
 }
