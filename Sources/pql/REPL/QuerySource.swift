@@ -1,6 +1,7 @@
 import CLineEdit
 import Foundation
 import PQL
+import PQLStore
 
 /// What the REPL asks of the data it was opened on: an SQLite store or a PostgreSQL database
 /// (fetches compiled to SQL) or a file read into memory (the evaluator), behind one interface so that every command
@@ -96,4 +97,33 @@ enum InterruptFlag {
     static var isRaised: Bool { pql_interrupt_is_raised() != 0 }
     static func raise() { pql_interrupt_raise() }
     static func clear() { pql_interrupt_clear() }
+}
+
+extension QueryRequest {
+    /// The request as a fetch: the session parsed the predicate already; its text goes along
+    /// so that errors point into it.
+    var entityQuery: EntityQuery {
+        var q = EntityQuery(entity, predicate: predicate, sort: sort, offset: offset, limit: limit,
+                            variables: variables, limits: limits)
+        q.predicateText = text
+        q.sourceMap = sourceMap
+        return q
+    }
+}
+
+extension EntityInfo {
+    /// What `.entities` and `.columns` show of a store's entity (SQLite or PostgreSQL alike).
+    init(_ e: ModelEntity, in model: StoreModel, rowCount: Int?) {
+        let attributes = model.allAttributes(e).map { a -> EntityInfo.Attribute in
+            var notes: [String] = []
+            if a.isUnique { notes.append("unique") }
+            if a.isIndexed { notes.append("indexed") }
+            if !a.isOptional { notes.append("required") }
+            return EntityInfo.Attribute(name: a.name, type: a.type.rawValue, notes: notes.joined(separator: ", "))
+        }
+        let relationships = model.allRelationships(e).map {
+            EntityInfo.Relationship(name: $0.name, target: $0.destination, toMany: $0.isToMany)
+        }
+        self.init(name: e.name, attributes: attributes, relationships: relationships, rowCount: rowCount)
+    }
 }

@@ -32,34 +32,16 @@ final class ServerSource: QuerySource {
     func entity(named name: String) -> EntityInfo? {
         let model = server.model
         guard let e = try? model.entity(named: name) else { return nil }
-        let attributes = model.allAttributes(e).map { a -> EntityInfo.Attribute in
-            var notes: [String] = []
-            if a.isUnique { notes.append("unique") }
-            if a.isIndexed { notes.append("indexed") }
-            if !a.isOptional { notes.append("required") }
-            return EntityInfo.Attribute(name: a.name, type: a.type.rawValue, notes: notes.joined(separator: ", "))
-        }
-        let relationships = model.allRelationships(e).map {
-            EntityInfo.Relationship(name: $0.name, target: $0.destination, toMany: $0.isToMany)
-        }
-        return EntityInfo(name: e.name, attributes: attributes, relationships: relationships, rowCount: rowCount(name))
-    }
-
-    private func query(_ r: QueryRequest) -> EntityQuery {
-        var q = EntityQuery(r.entity, predicate: r.predicate, sort: r.sort, offset: r.offset, limit: r.limit,
-                            variables: r.variables, limits: r.limits)
-        q.predicateText = r.text
-        q.sourceMap = r.sourceMap
-        return q
+        return EntityInfo(e, in: model, rowCount: rowCount(name))
     }
 
     func count(_ r: QueryRequest) throws -> Int {
-        let q = query(r)
+        let q = r.entityQuery
         return try server.call { (s) async throws(StoreError) in try await s.count(q) }
     }
 
     func rows(_ r: QueryRequest, columns: [String]) throws -> [[PredicateValue]] {
-        let q = query(r)
+        let q = r.entityQuery
         return try server.call { (s) async throws(StoreError) in try await s.fetchProperties(columns, q) }
             .map { row in columns.map { row[$0] ?? .null } }
     }
@@ -70,7 +52,7 @@ final class ServerSource: QuerySource {
     }
 
     func distinct(_ keyPaths: [String], _ r: QueryRequest) throws -> [[PredicateValue]] {
-        var q = query(r)
+        var q = r.entityQuery
         q.sort = keyPaths.map { SortRule($0) }
         let sorted = q
         return try server.call { (s) async throws(StoreError) in try await s.fetchProperties(keyPaths, sorted, distinct: true) }
@@ -80,12 +62,12 @@ final class ServerSource: QuerySource {
     var parameterPrefix: String { "$" }
 
     func sql(_ r: QueryRequest) throws -> (sql: String, bindings: [String])? {
-        let c = try server.store.sql(for: query(r))
+        let c = try server.store.sql(for: r.entityQuery)
         return (c.sql, c.bindings.map { "\($0)" })
     }
 
     func plan(_ r: QueryRequest) throws -> [String]? {
-        let q = query(r)
+        let q = r.entityQuery
         return try server.call { (s) async throws(StoreError) in try await s.explain(q) }
     }
 

@@ -28,50 +28,31 @@ final class StoreSource: QuerySource {
     }
 
     func entity(named name: String) -> EntityInfo? {
-        guard let e = try? store.model.entity(named: name) else { return nil }
-        let attributes = store.model.allAttributes(e).map { a -> EntityInfo.Attribute in
-            var notes: [String] = []
-            if a.isUnique { notes.append("unique") }
-            if a.isIndexed { notes.append("indexed") }
-            if !a.isOptional { notes.append("required") }
-            return EntityInfo.Attribute(name: a.name, type: a.type.rawValue, notes: notes.joined(separator: ", "))
-        }
-        let relationships = store.model.allRelationships(e).map {
-            EntityInfo.Relationship(name: $0.name, target: $0.destination, toMany: $0.isToMany)
-        }
-        return EntityInfo(name: e.name, attributes: attributes, relationships: relationships, rowCount: rowCount(name))
+        let model = store.model
+        guard let e = try? model.entity(named: name) else { return nil }
+        return EntityInfo(e, in: model, rowCount: rowCount(name))
     }
 
-    /// The request as a fetch: the session parsed the predicate already; its text goes along
-    /// so that errors point into it.
-    private func query(_ r: QueryRequest) -> EntityQuery {
-        var q = EntityQuery(r.entity, predicate: r.predicate, sort: r.sort, offset: r.offset, limit: r.limit,
-                            variables: r.variables, limits: r.limits)
-        q.predicateText = r.text
-        q.sourceMap = r.sourceMap
-        return q
-    }
-
-    func count(_ r: QueryRequest) throws -> Int { try store.count(query(r)) }
+    func count(_ r: QueryRequest) throws -> Int { try store.count(r.entityQuery) }
 
     func rows(_ r: QueryRequest, columns: [String]) throws -> [[PredicateValue]] {
-        try store.fetchProperties(columns, query(r)).map { row in columns.map { row[$0] ?? .null } }
+        try store.fetchProperties(columns, r.entityQuery).map { row in columns.map { row[$0] ?? .null } }
     }
 
     func groups(_ query: GroupQuery) throws -> [[String: PredicateValue]] { try store.fetch(query) }
 
     func distinct(_ keyPaths: [String], _ r: QueryRequest) throws -> [[PredicateValue]] {
-        var q = query(r)
+        var q = r.entityQuery
         q.sort = keyPaths.map { SortRule($0) }
         return try store.fetchProperties(keyPaths, q, distinct: true).map { row in keyPaths.map { row[$0] ?? .null } }
     }
 
     func sql(_ r: QueryRequest) throws -> (sql: String, bindings: [String])? {
-        let c = try store.sql(for: query(r))
+        let c = try store.sql(for: r.entityQuery)
         return (c.sql, c.bindings.map { "\($0)" })
     }
 
-    func plan(_ r: QueryRequest) throws -> [String]? { try store.queryPlan(for: query(r)) }
+    func plan(_ r: QueryRequest) throws -> [String]? { try store.queryPlan(for: r.entityQuery) }
 
     /// Compiling a fetch of the key paths (run for no rows) resolves them as a query would.
     func checkKeyPaths(_ keyPaths: [String], entity: String) throws {
