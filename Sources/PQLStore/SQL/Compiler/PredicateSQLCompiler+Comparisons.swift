@@ -126,7 +126,7 @@ extension PredicateSQLCompiler {
             }
             return SQLCondition(node: base, nullable: l.nullable || r.nullable)
         case .beginsWith:
-            if nativeOnly { return search(op, options, l, r) }
+            if nativeOnly { return nativePrefix(options, l, r) }
             if options.isLiteral, l.kind == .string, case .string(let prefix)? = r.constant {
                 return prefixRange(l, prefix)
             }
@@ -243,6 +243,33 @@ extension PredicateSQLCompiler {
             terms += rare.map(term)
         }
         return SQLCondition(node: .parenthesized(.chain(terms, .or)), nullable: true)
+    }
+
+    /// BEGINSWITH on PostgreSQL: the fold's LIKE (`pql.fold_c(x) LIKE 'a%'`, which an index on
+    /// the fold serves), and for `[c]` with a constant needle also the scalars a match can
+    /// start with (``SharedSemantics/caseInsensitivePrefixStarts(_:)``, the ranges SQLite's
+    /// prefix search uses) as byte-order ranges of the text itself: a necessary condition
+    /// PostgreSQL tests before the fold (it orders a qual's terms by cost), so text that starts
+    /// elsewhere never reaches the fold's per-character loop. A million names, 24% not ASCII:
+    /// `name BEGINSWITH[c] 'a'` 1,150 ms → 290 ms, `lower(name) LIKE 'a%'` 350 ms.
+    mutating func nativePrefix(_ options: SharedSemantics.Options, _ l: SQLExpression, _ r: SQLExpression) -> SQLCondition {
+        let exact = search(.beginsWith, options, l, r)
+        if case .boolean = exact.node { return exact }
+        guard options.rawValue == ComparisonOptions.caseInsensitive.rawValue, l.kind == .string,
+              case .string(let prefix)? = r.constant, let groups = SharedSemantics.caseInsensitivePrefixRanges(prefix) else { return exact }
+        var text = l
+        text.node = .collated(l.node)
+        // ASCII starts first: most text is decided by them; the rarer ones sit behind one test.
+        let ascii = groups.filter { $0.start.isASCII }, rare = groups.filter { !$0.start.isASCII }
+        var starts = ascii.map { SQLNode.parenthesized(scalarRange(text, $0.envelope)) }
+        if rare.count > 1, let lowest = rare.first {
+            let lower = bindRaw(.text(lowest.envelope.lower))
+            starts.append(.parenthesized(.chain([.binary(text.node, .greaterThanOrEqual, lower),
+                                                 .parenthesized(.chain(rare.map { .parenthesized(scalarRange(text, $0.envelope)) }, .or))], .and)))
+        } else {
+            starts += rare.map { .parenthesized(scalarRange(text, $0.envelope)) }
+        }
+        return SQLCondition(node: .parenthesized(.chain([.parenthesized(.chain(starts, .or)), exact.node], .and)), nullable: true)
     }
 
     /// The same test for a column no index serves, where every row pays for every term: one
