@@ -251,7 +251,7 @@ extension PredicateSQLCompiler {
     /// prefix search uses) as byte-order ranges of the text itself: a necessary condition
     /// PostgreSQL tests before the fold (it orders a qual's terms by cost), so text that starts
     /// elsewhere never reaches the fold's per-character loop. A million names, 24% not ASCII:
-    /// `name BEGINSWITH[c] 'a'` 1,150 ms → 290 ms, `lower(name) LIKE 'a%'` 350 ms.
+    /// `name BEGINSWITH[c] 'a'` 1,190 ms → 330 ms, as fast as `lower(name) LIKE 'a%'`.
     mutating func nativePrefix(_ options: SharedSemantics.Options, _ l: SQLExpression, _ r: SQLExpression) -> SQLCondition {
         let exact = search(.beginsWith, options, l, r)
         if case .boolean = exact.node { return exact }
