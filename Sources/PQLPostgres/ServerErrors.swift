@@ -72,6 +72,9 @@ enum ServerErrors {
         case "28P01", "28000": return "check the user and password in the URL, and the server's pg_hba.conf"
         case "3D000": return "create the database (createdb) or name another in the URL"
         case "42501": return "grant the role the privilege, or connect as the table's owner"
+        // Date arithmetic in a predicate (date + seconds) past PostgreSQL's timestamps, which
+        // memory and SQLite compute (dates there are doubles): a documented difference.
+        case "22008": return "a date computed in the predicate lies outside PostgreSQL's timestamps (4713 BC to 294276 AD); keep date + seconds within that range, or filter in memory"
         default: return "see PostgreSQL's documentation of SQLSTATE \(state)"
         }
     }
