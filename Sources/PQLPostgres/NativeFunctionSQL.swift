@@ -7,9 +7,13 @@ import PQL
 /// nil operand. Plain SQL and PL/pgSQL; `IMMUTABLE` where the result depends on the arguments
 /// only.
 ///
+/// - `int_add`, `int_subtract`, `int_multiply`, `int_negate`, `int_abs`: 64-bit integer
+///   arithmetic whose overflow is the evaluator's error with the evaluator's message, which names
+///   the operation and operands (`integer overflow: 9223372036854775807 + 1 does not fit in 64
+///   bits`, raised by `int_overflow`); PostgreSQL's operators say only "bigint out of range".
 /// - `int_div`, `int_mod`: integer division and remainder by zero are 0 (Apple's rule), and the
-///   remainder by -1 is 0; PostgreSQL's own `/` and `%` raise "division by zero", and its `/`
-///   raises "bigint out of range" for the smallest integer by -1, as PQL raises an overflow.
+///   remainder by -1 is 0; PostgreSQL's own `/` and `%` raise "division by zero"; the smallest
+///   integer divided by -1 is the evaluator's overflow.
 /// - `float_add`, `float_subtract`, `float_multiply`, `float_divide`: IEEE double arithmetic.
 ///   PostgreSQL raises "value out of range: overflow" (or "underflow") where a finite result
 ///   becomes infinite (or zero), and "division by zero"; Swift answers ±infinity, a signed zero
@@ -38,6 +42,20 @@ enum NativeFunctionSQL {
             $pql$
             """
         }
+        // PQL's integer arithmetic: the operator's value, or the evaluator's overflow error
+        // naming the operation and its operands (memory's message). One SQL expression,
+        // which PostgreSQL inlines (not STRICT: see FoldFunctionSQL.inlinable); a NULL operand
+        // makes the test NULL and the value NULL. The error is raised only when the test holds:
+        // PostgreSQL folds a CASE's constant conditions before its results.
+        let maxInt = "9223372036854775807", minInt = "(-9223372036854775807 - 1)"
+        func integer(_ name: String, arguments: String = "x bigint, y bigint", overflows: String, what: String, value: String) -> String {
+            """
+            CREATE OR REPLACE FUNCTION \(s).\(name)(\(arguments)) RETURNS bigint
+            LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $pql$
+            SELECT CASE WHEN \(overflows) THEN \(s).int_overflow(\(what)) ELSE \(value) END
+            $pql$
+            """
+        }
         // Only a finite result out of range raises: for + and -, both operands are large with
         // the same (for -, opposite) signs; halved, they add without overflow to the sign.
         let infinity = "'Infinity'::double precision", minusInfinity = "'-Infinity'::double precision"
@@ -50,8 +68,27 @@ enum NativeFunctionSQL {
         let divisorNegative = "(y < 0 OR y::text = '-0')"
         return [
             """
+            CREATE OR REPLACE FUNCTION \(s).int_overflow(what text) RETURNS bigint
+            LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $pql$
+            BEGIN
+                RAISE EXCEPTION USING ERRCODE = 'PQL01', MESSAGE = 'integer overflow: ' || what || ' does not fit in 64 bits',
+                    DETAIL = 'integerOverflow', HINT = 'compute in floating point: multiply an operand by 1.0';
+            END
+            $pql$
+            """,
+            integer("int_add", overflows: "(y > 0 AND x > \(maxInt) - y) OR (y < 0 AND x < \(minInt) - y)", what: "x::text || ' + ' || y::text", value: "x + y"),
+            integer("int_subtract", overflows: "(y < 0 AND x > \(maxInt) + y) OR (y > 0 AND x < \(minInt) + y)", what: "x::text || ' - ' || y::text", value: "x - y"),
+            // Below 3037000500 in magnitude (its square is beyond 2^63) no product overflows.
+            integer("int_multiply", overflows: "(x > 3037000499 OR x < -3037000499 OR y > 3037000499 OR y < -3037000499) "
+                        + "AND (x::numeric * y::numeric) NOT BETWEEN \(minInt) AND \(maxInt)",
+                    what: "x::text || ' * ' || y::text", value: "x * y"),
+            integer("int_negate", arguments: "x bigint", overflows: "x = \(minInt)", what: "'-(' || x::text || ')'", value: "-x"),
+            integer("int_abs", arguments: "x bigint", overflows: "x = \(minInt)", what: "'abs:(' || x::text || ')'", value: "abs(x)"),
+            """
             CREATE OR REPLACE FUNCTION \(s).int_div(x bigint, y bigint) RETURNS bigint
-            LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $pql$ SELECT CASE WHEN y = 0 THEN 0::bigint ELSE x / y END $pql$
+            LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $pql$
+            SELECT CASE WHEN y = 0 THEN 0::bigint WHEN y = -1 AND x = \(minInt) THEN \(s).int_overflow(x::text || ' / -1') ELSE x / y END
+            $pql$
             """,
             """
             CREATE OR REPLACE FUNCTION \(s).int_mod(x bigint, y bigint) RETURNS bigint

@@ -62,18 +62,19 @@ struct PostgresDialect: SQLDialect {
             let holds: Bool = { if case .boolean(true) = args[0] { return true } else { return false } }()
             return "(num_nulls(\(operands)) \(holds ? ">=" : "<") 0)"
         case (.integerArithmetic(let operation), _):
-            // bigint, whatever the columns' width: PQL's integers have 64 bits, and PostgreSQL
-            // raises "bigint out of range" (SQLSTATE 22003) where they overflow.
+            // bigint, whatever the columns' width: PQL's integers have 64 bits. The installed
+            // functions raise memory's overflow error, naming the operation (PostgreSQL's
+            // operators raise "bigint out of range", which names nothing).
             let x = args.map { "(\(render($0)))::bigint" }
             let s = quote(functionSchema)
             switch (operation, x.count) {
-            case (.add, 2): return "(\(x[0]) + \(x[1]))"
-            case (.subtract, 2): return "(\(x[0]) - \(x[1]))"
-            case (.multiply, 2): return "(\(x[0]) * \(x[1]))"
+            case (.add, 2): return "\(s).int_add(\(x[0]), \(x[1]))"
+            case (.subtract, 2): return "\(s).int_subtract(\(x[0]), \(x[1]))"
+            case (.multiply, 2): return "\(s).int_multiply(\(x[0]), \(x[1]))"
             case (.divide, 2): return "\(s).int_div(\(x[0]), \(x[1]))"
             case (.modulus, 2): return "\(s).int_mod(\(x[0]), \(x[1]))"
-            case (.negate, 1): return "(-\(x[0]))"
-            case (.abs, 1): return "abs(\(x[0]))"
+            case (.negate, 1): return "\(s).int_negate(\(x[0]))"
+            case (.abs, 1): return "\(s).int_abs(\(x[0]))"
             default: break
             }
         case (.realArithmetic(let operation), _):

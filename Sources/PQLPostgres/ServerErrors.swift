@@ -52,8 +52,9 @@ enum ServerErrors {
     }
 
     /// The evaluator's error that a fetch's SQL raised: PQL's `arg` function raises it whole
-    /// (SQLSTATE `PQL01`, its kind in the detail), and PostgreSQL's "bigint out of range" is
-    /// the 64-bit overflow PQL's integer arithmetic raises (the operands are not known here).
+    /// (SQLSTATE `PQL01`, its kind in the detail; the integer arithmetic functions raise their
+    /// overflow so, naming the operation), and PostgreSQL's own "bigint out of range", from
+    /// anything else on 64 bits, is an overflow too (the operands are not known here).
     static func evaluationError(state: String, message: String?, detail: String?, hint: String?) -> PredicateEvaluationError? {
         switch (state, message) {
         case ("PQL01", let message?):

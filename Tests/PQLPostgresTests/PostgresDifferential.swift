@@ -131,7 +131,7 @@ import Testing
             let top = reasons.sorted { $0.value > $1.value }.map { "\($0.value)× \($0.key)" }.joined(separator: "; ")
             return "\(predicates) predicates (\(sorted) sorted and paged): \(refused) refused by PostgreSQL, \(mismatches) mismatches, "
                 + "\(bothRaise) raise in memory and PostgreSQL (\(differentErrors) of another kind: \(errorPairs)), "
-                + "\(memoryErrors) raise in memory only, \(tooSlow) cancelled as too slow; PostgreSQL time \(times) for \(counts). Refusals: \(top)"
+                + "\(memoryErrors) raise in memory only, \(tooSlow) too slow; PostgreSQL time \(times) for \(counts). Refusals: \(top)"
         }
 
         mutating func refuse(_ error: StoreError) {
@@ -169,16 +169,21 @@ import Testing
         }
         do {
             // Two statements at once: the server has a core for each. A statement PostgreSQL
-            // has not finished in `patience` (a quantifier inside a quantifier over to-many
-            // relationships runs per row of each) is cancelled, counted and listed, not compared.
-            guard let (rows, counted) = try await Self.withPatience({ () async throws -> ([Int64], Int) in
-                async let rows = postgres.fetchIDs(query)
-                async let counted = postgres.count(query)
-                return try await (rows, counted)
-            }) else {
+            // has not finished in `patience` is cancelled and tried once more (the machine may
+            // have been busy); twice too slow, it fails the test: on these few hundred rows
+            // only SQL that does work per pair of rows takes that long (a to-many quantifier
+            // whose subquery was not correlated on the foreign key ran a fold per pair).
+            var finished: ([Int64], Int)? = nil
+            for _ in 0..<2 where finished == nil {
+                finished = try await Self.withPatience({ () async throws -> ([Int64], Int) in
+                    async let rows = postgres.fetchIDs(query)
+                    async let counted = postgres.count(query)
+                    return try await (rows, counted)
+                })
+            }
+            guard let (rows, counted) = finished else {
                 tally.tooSlow += 1
-                if tally.tooSlow <= 5 { print("PostgresDifferential: cancelled after \(Self.patience): \(label)\n  \(sqlText)") }
-                return nil
+                return "PostgreSQL did not finish in \(Self.patience), twice: \(label)\n  sql: \(sqlText)"
             }
             (pg, pgCount) = (rows, counted)
         } catch let caught {
@@ -253,6 +258,7 @@ import Testing
         print("PostgresDifferential: \(tally)")
         for f in failures.prefix(10) { print("PostgresDifferential mismatch: \(f)"); Issue.record(Comment(rawValue: f)) }
         #expect(tally.mismatches == 0, "\(tally)")
+        #expect(tally.tooSlow == 0, "\(tally)")
         #expect(tally.predicates >= 1_000, "\(tally)")
         #expect(tally.refused * 2 < tally.predicates, "PostgreSQL refuses too many: \(tally)")
     }

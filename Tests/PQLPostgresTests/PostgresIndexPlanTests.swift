@@ -43,15 +43,20 @@ import Testing
         ("name LIKE[cd] '*ang*'", "person_fold_cd_trgm", 250),
         ("city IN {'Paris', 'Lima'}", "person_city", 400),
         ("ANY tags.tag == 'vip'", "tag_tag_person", 100),
+        // Arithmetic that can overflow goes in a CASE (memory's order of evaluation); the
+        // comparison before it, which cannot raise, is also copied out in front for the index.
+        ("age > 95 AND age * 2 > 100", "person_age", 50),
+        ("age > 95 AND name != nil AND age * 2 > 100", "person_age", 50),
     ]
 
-    @Test func eachPredicateReadsItsIndex() async throws {
+    /// 1,000 people in `store` (names cycle through four: José, Anna, Ángel, Zoë; ages 1…100;
+    /// cities through five; every tenth person tagged vip), the indexes made and analysed; the
+    /// body gets the store, a connection that prices sequential scans out, and memory's objects.
+    static func withPeople(_ body: (PostgresPredicateStore, PostgresPredicateStore, [[String: PredicateValue]]) async throws -> Void) async throws {
         try await TestServer.withStore(model: Self.model) { store, schema in
             _ = try await store.createTables()
             try await store.execute("CREATE EXTENSION IF NOT EXISTS pg_trgm")
             _ = try await store.installFunctions()
-            // 1,000 people: names cycle through four (José, Anna, Ángel, Zoë), ages 1…100, cities
-            // through five; every tenth person is tagged vip.
             try await store.execute("""
                 INSERT INTO \(quote(schema))."Person" ("name", "age", "city")
                 SELECT (ARRAY['José', 'Anna', 'Ángel', 'Zoë'])[1 + g % 4], 1 + g % 100,
@@ -74,6 +79,13 @@ import Testing
                 values["tags"] = .array([])
                 return values
             }
+            try await body(store, noScans, people)
+            await noScans.close()
+        }
+    }
+
+    @Test func eachPredicateReadsItsIndex() async throws {
+        try await Self.withPeople { _, noScans, people in
             for (format, index, expected) in Self.cases {
                 let query = try EntityQuery("Person", where: format)
                 let plan = try await noScans.explain(query).joined(separator: "\n")
@@ -89,7 +101,49 @@ import Testing
                     #expect(try people.filter { try memory.evaluate(on: PredicateValue.dictionary($0)) }.count == expected, "\(format) in memory")
                 }
             }
-            await noScans.close()
+        }
+    }
+
+    /// The comparisons copied out of the CASE change no outcome: a row they drop is one on which
+    /// memory stops before the arithmetic; memory's error stays PostgreSQL's, with and without
+    /// the index, when the arithmetic comes first or the copy would be false only after it.
+    @Test func copiedComparisonsKeepMemorysErrors() async throws {
+        try await Self.withPeople { store, noScans, people in
+            let cases = [
+                "age > 95 AND age * 9223372036854775807 > 0",     // raises on ages 96…100
+                "age > 100 AND age * 9223372036854775807 > 0",    // no age passes: no error
+                "age * 9223372036854775807 > 0 AND age > 100",    // raises before the comparison
+                "age < 2 AND age * 9223372036854775807 > 0 AND age > 100",
+                "age * 1 > 0 AND age > 100 AND age * 9223372036854775807 > 0",
+                "city == 'Paris' AND age > 99 AND -age * 9223372036854775807 < 0",
+                "name == 'Nobody' AND age * 9223372036854775807 > 0",
+            ]
+            for format in cases {
+                let query = try EntityQuery("Person", where: format)
+                let memory: Result<Int, PredicateEvaluationError>
+                do {
+                    let compiled = try CompiledPredicate(query.predicate, reader: PredicateValue.predicateReader)
+                    memory = .success(try people.filter { try compiled.evaluate(.dictionary($0)) }.count)
+                } catch let error as PredicateEvaluationError {
+                    memory = .failure(error)
+                }
+                for server in [store, noScans] {
+                    let sql = (try? server.sql(for: query).sql) ?? ""
+                    let got: Result<Int, StoreError>
+                    do throws(StoreError) { got = .success(try await server.fetchIDs(query).count) } catch { got = .failure(error) }
+                    switch (memory, got) {
+                    case (.success(let want), .success(let count)):
+                        #expect(want == count, "\(format): memory \(want) rows, PostgreSQL \(count)\n\(sql)")
+                    case (.failure(let want), .failure(let error)):
+                        #expect(error.evaluationError?.kind == want.kind, "\(format): memory raised \(want.kind), PostgreSQL \(error)")
+                    default:
+                        Issue.record("\(format): memory \(memory), PostgreSQL \(got)\n\(sql)")
+                    }
+                }
+            }
+            // The first two cases above, and that the copies are there to be seen.
+            #expect(try store.sql(for: EntityQuery("Person", where: "age > 95 AND age * 2 > 100")).sql.contains(#"WHERE t0."age" > $1 AND CASE WHEN"#))
+            #expect(try !store.sql(for: EntityQuery("Person", where: "age * 2 > 100 AND age > 95")).sql.contains(#"WHERE t0."age""#))
         }
     }
 }

@@ -126,11 +126,20 @@ import Testing
         }
     }
 
-    @Test func anOverflowIsMemorysErrorKind() async throws {
-        try await Self.withRows(Self.complete) { store, _, _ in
-            for format in ["n + 1 > 0", "n * 2 > 0", "-n > 0", "abs:(n) > 0", "n - 2 < 0", "n / -1 > 0"] {
-                let error = await #expect(throws: StoreError.self, "\(format)") { _ = try await store.fetch(EntityQuery("Row", where: format)) }
+    /// Memory's kind and message, which names the operation and its operands (each case
+    /// overflows on one row only, or first on the first row, so both raise on the same row).
+    @Test func anOverflowIsMemorysError() async throws {
+        try await Self.withRows(Self.complete) { store, _, objects in
+            for format in ["n + 1 > 0", "n * 2 > 0", "-n > 0", "abs:(n) > 0", "n - 2 < 0", "n / -1 > 0", "multiply:by:(n, n) > 0",
+                           "from:subtract:(n, 1) < 0", "m * n < 0", "flag + n > 0", "n > 0 AND n < 3037000501 AND n * n > 0"] {
+                let query = try EntityQuery("Row", where: format)
+                let compiled = try CompiledPredicate(query.predicate, reader: PredicateValue.predicateReader)
+                let memory = #expect(throws: PredicateEvaluationError.self, "\(format)") { _ = try objects.filter { try compiled.evaluate($0) } }
+                let error = await #expect(throws: StoreError.self, "\(format)") { _ = try await store.fetch(query) }
                 #expect(error?.evaluationError?.kind == .integerOverflow, "\(format): \(String(describing: error))")
+                #expect(error?.evaluationError?.message == memory?.message && memory?.message != nil,
+                        "\(format): memory \(String(describing: memory?.message)), PostgreSQL \(String(describing: error?.evaluationError?.message))")
+                #expect(error?.evaluationError?.hint == memory?.hint, "\(format)")
             }
         }
     }

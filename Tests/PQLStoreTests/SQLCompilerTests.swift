@@ -228,7 +228,10 @@ struct SQLCase: Sendable, CustomTestStringConvertible {
         SQLCase("NONE tags.name == 'x'", #" WHERE NOT coalesce(t0."Z_PK" IN (SELECT t1."person" FROM "Tag" t1 WHERE t1."name" = ?1), 0)"#, [.text("x")]),
         SQLCase("'x' IN tags.name", #" WHERE (t0."Z_PK" IN (SELECT t1."person" FROM "Tag" t1 WHERE t1."name" = ?1))"#, [.text("x")]),
         SQLCase("tags.name CONTAINS 'x'", #" WHERE (t0."Z_PK" IN (SELECT t1."person" FROM "Tag" t1 WHERE t1."name" = ?1))"#, [.text("x")]),
-        SQLCase("name IN tags.name", #" WHERE (t0."name" IS NOT NULL AND t0."Z_PK" IN (SELECT t1."person" FROM "Tag" t1 WHERE t1."name" IS t0."name"))"#, []),
+        // The element list reads the outer row: correlated on the foreign key, so each row
+        // reads its own tags (uncorrelated, each row read every tag).
+        SQLCase("name IN tags.name", #" WHERE (t0."name" IS NOT NULL AND t0."Z_PK" IN (SELECT t1."person" FROM "Tag" t1 WHERE t1."person" = t0."Z_PK" AND t1."name" IS t0."name"))"#, []),
+        SQLCase("ANY tags.name < name", #" WHERE t0."Z_PK" IN (SELECT t1."person" FROM "Tag" t1 WHERE t1."person" = t0."Z_PK" AND t1."name" < t0."name")"#, []),
         // a to-many reached through a to-one: the subquery is keyed by the joined row
         SQLCase("ANY employer.employees.name == 'x'",
                 #" LEFT JOIN "Company" t1 ON t1."Z_PK" = t0."employer" WHERE t1."Z_PK" IN (SELECT t2."employer" FROM "Person" t2 WHERE t2."name" = ?1)"#, [.text("x")]),

@@ -70,13 +70,50 @@ package struct SelectBuilder {
             // a term that can raise (a nil operand, an overflow) must run after the guards
             // before it, as in memory. A CASE keeps the condition one term, evaluated in order.
             if dialect.nativeOnly && c.node.canRaise {
-                return dialect.render(.caseWhen(c.node, then: .boolean(true), else: .boolean(false)))
+                let guarded = SQLNode.caseWhen(c.node, then: .boolean(true), else: .boolean(false))
+                let lead = Self.leadingSafeTerms(of: c.node)
+                return dialect.render(lead.isEmpty ? guarded : .chain(lead + [guarded], .and))
             }
             return dialect.render(c.node)
         }
         self.compiler = compiler
         if let condition { parts.append(condition) }
         return parts.isEmpty ? "" : " WHERE " + parts.joined(separator: " AND ")
+    }
+
+    /// The terms of a top-level AND, from the first, that come before every term that can raise
+    /// and read no subquery (`age > 30` in `age > 30 AND salary * 2 > 100`), as plain conditions:
+    /// copies of them go in front of the CASE that keeps the whole condition in memory's order,
+    /// so that PostgreSQL's planner sees them and can serve them with an index, which it cannot
+    /// do inside a CASE.
+    ///
+    /// Why the rows and the errors stay memory's. The CASE still holds the whole condition,
+    /// copies included, evaluated left to right with short-circuits, whatever the order the
+    /// planner runs the WHERE's terms in: a row it accepts is one memory accepts, and a row on
+    /// which it raises is one on which memory raises. A copy can only keep rows from reaching
+    /// the CASE, and only rows for which it is false or NULL; since it is one of the leading
+    /// terms, memory's AND stops on such a row before any term that can raise (a NULL
+    /// comparison is false to the evaluator), and the leading terms themselves cannot raise:
+    /// memory neither raises on such a row nor accepts it. A term after the first that can raise
+    /// must not be copied out: on a row where it is false memory has already run (and may have
+    /// raised on) the raising term before it, and the copy would hide that row from the CASE.
+    /// A subquery is not copied: no index on the table serves it, and it would run twice.
+    static func leadingSafeTerms(of node: SQLNode) -> [SQLNode] {
+        let terms: [SQLNode]
+        switch node {
+        case .chain(let t, .and), .parenthesized(.chain(let t, .and)): terms = t
+        default: return []
+        }
+        var lead: [SQLNode] = []
+        for term in terms {
+            if term.canRaise { break }
+            // The compiler made a NULL-able term 0 or 1 (coalesce(term, false)), for the CASE's
+            // AND; in the WHERE, NULL already drops the row, and an index serves only the term.
+            var plain = term
+            if case .call(.coalesce, let args) = term, args.count == 2, args[1].isBoolean(false) { plain = args[0] }
+            if !plain.readsSubquery { lead.append(plain) }
+        }
+        return lead
     }
 
     private mutating func orderClause() throws(StoreError) -> String {

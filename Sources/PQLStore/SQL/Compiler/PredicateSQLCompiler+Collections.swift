@@ -43,6 +43,22 @@ extension PredicateSQLCompiler {
         return (inner, conditions)
     }
 
+    /// `SELECT fk FROM destination WHERE conditions`: the keys of the rows with an element
+    /// that passes, for `key IN (…)`. Uncorrelated, the database lists them once. But when a
+    /// condition reads the outer row (`ANY tags.name ==[c] name`), the list is made again for
+    /// every outer row, and each time from every destination row: a fold or a comparison per
+    /// pair of rows, quadratic (PostgreSQL cancelled such statements on a thousand rows). Then
+    /// the list is correlated on the foreign key too (`fk = key`), so each outer row reads only
+    /// its own elements, through the foreign-key index, in SQLite and in PostgreSQL alike.
+    mutating func keyList(_ src: CollectionSource, from: SQLScope, conditions: [SQLNode]) -> SQLSelect {
+        let remote = SQLNode.column(alias: from.alias, name: src.remoteColumn)
+        var sub = SQLSelect(columns: [remote], from: from, conditions: conditions)
+        if !sub.freeAliases.isEmpty {
+            sub.conditions.insert(.binary(remote, .equal, src.outerKey.node), at: 0)
+        }
+        return sub
+    }
+
     /// `(SELECT COUNT(*) …)`: the number of destination rows (SUBQUERY: of those that match).
     mutating func count(_ src: CollectionSource) throws(StoreError) -> SQLExpression {
         let (from, conditions) = try elements(of: src, correlated: true) { _, _, _ throws(StoreError) in nil }
@@ -146,7 +162,7 @@ extension PredicateSQLCompiler {
                 let cond = try compiler.compareElement(c.op, options: options, element, r, scope: scope)
                 return isAll ? .not(.call(.coalesce, [cond.node, .boolean(false)])) : cond.node
             }
-            let sub = SQLSelect(columns: [.column(alias: from.alias, name: src.remoteColumn)], from: from, conditions: conditions)
+            let sub = keyList(src, from: from, conditions: conditions)
             if isAll {
                 // ALL over no elements holds (§3.2), including a row whose key is NULL.
                 let notIn = SQLNode.inSubquery(src.outerKey.node, sub, negated: true)

@@ -108,8 +108,7 @@ extension PredicateSQLCompiler {
             }
             return try compiler.compare(.equal, options: options, element, x).node
         }
-        let remote = SQLNode.column(alias: from.alias, name: src.remoteColumn)
-        let member = SQLNode.inSubquery(src.outerKey.node, SQLSelect(columns: [remote], from: from, conditions: conditions), negated: false)
+        let member = SQLNode.inSubquery(src.outerKey.node, keyList(src, from: from, conditions: conditions), negated: false)
         let guarded = x.nullable ? SQLNode.chain([.isNull(x.node, negated: true), member], .and) : member
         return SQLCondition(node: .parenthesized(guarded), nullable: true)
     }

@@ -65,6 +65,41 @@ package indirect enum SQLNode {
         }
     }
 
+    /// The table aliases its columns read that no subquery inside it brings into scope: the
+    /// outer rows a subquery built around it would depend on.
+    var freeAliases: Set<String> {
+        switch self {
+        case .column(let alias, _): return [alias]
+        case .parameter, .integer, .boolean, .countAll: return []
+        case .call(_, let args): return args.reduce(into: []) { $0.formUnion($1.freeAliases) }
+        case .binary(let l, _, let r): return l.freeAliases.union(r.freeAliases)
+        case .chain(let terms, _): return terms.reduce(into: []) { $0.formUnion($1.freeAliases) }
+        case .not(let x), .isNull(let x, _), .unaryPlus(let x), .parenthesized(let x), .collated(let x): return x.freeAliases
+        case .caseWhen(let c, let a, let b): return c.freeAliases.union(a.freeAliases).union(b.freeAliases)
+        case .inList(let x, let items): return items.reduce(into: x.freeAliases) { $0.formUnion($1.freeAliases) }
+        case .inSubquery(let x, let s, _): return x.freeAliases.union(s.freeAliases)
+        case .subquery(let s): return s.freeAliases
+        case .between(let x, let lo, let hi): return x.freeAliases.union(lo.freeAliases).union(hi.freeAliases)
+        case .like(let x, let p): return x.freeAliases.union(p.freeAliases)
+        }
+    }
+
+    /// Whether a subquery is part of it.
+    var readsSubquery: Bool {
+        switch self {
+        case .column, .parameter, .integer, .boolean, .countAll: return false
+        case .inSubquery, .subquery: return true
+        case .call(_, let args): return args.contains { $0.readsSubquery }
+        case .binary(let l, _, let r): return l.readsSubquery || r.readsSubquery
+        case .chain(let terms, _): return terms.contains { $0.readsSubquery }
+        case .not(let x), .isNull(let x, _), .unaryPlus(let x), .parenthesized(let x), .collated(let x): return x.readsSubquery
+        case .caseWhen(let c, let a, let b): return c.readsSubquery || a.readsSubquery || b.readsSubquery
+        case .inList(let x, let items): return x.readsSubquery || items.contains { $0.readsSubquery }
+        case .between(let x, let lo, let hi): return x.readsSubquery || lo.readsSubquery || hi.readsSubquery
+        case .like(let x, let p): return x.readsSubquery || p.readsSubquery
+        }
+    }
+
     /// The parameter slot, when the node is a bound value.
     var parameterSlot: Int? {
         if case .parameter(let slot) = self { return slot }
