@@ -104,7 +104,7 @@ struct PostgresCommandLine {
             #expect(unknown.stderr.contains("agee") && unknown.stderr.contains("age"))
 
             // A grouping fetch's SQL: PostgreSQL's aggregates, $n parameters.
-            let grouped = try Self.pql("query", url, "--group-by", "city", "--select", "a=average:(age)", "--having", "a > %@", "--arg", "30", "--sql")
+            let grouped = try Self.pql("query", url, "--where", "age > %@", "--arg", "30", "--group-by", "city", "--select", "a=average:(age)", "--having", "a > 40", "--sql")
             #expect(grouped.status == 0, "\(grouped.stderr)")
             #expect(grouped.stdout.contains("GROUP BY") && grouped.stdout.contains("int_total_as_double"))
             #expect(grouped.stdout.contains("\n$1 = 30\n"))
