@@ -22,6 +22,8 @@ import PQL
 ///   from a map generated here as the folds' are (PostgreSQL's `upper`/`lower` follow the
 ///   database's locale, and map one character to one).
 /// - `utf16_length`: `length:` counts UTF-16 code units (a scalar beyond U+FFFF counts two).
+/// - `float_sum`, `int_total_as_double`: the grouping fetch's sums and averages (see
+///   `GroupAggregateSQL`).
 /// - `arg(x, kind, message, hint)`: `x`, or the evaluator's error when `x` is NULL, raised
 ///   with SQLSTATE `PQL01` and `kind` in its detail (see `ServerErrors`). `STABLE`, so the
 ///   planner never runs it early on a constant.
@@ -116,6 +118,7 @@ enum NativeFunctionSQL {
                                       language: "sql")
           + caseMapping("uppercase", ascii: #"upper(t COLLATE "C")"#, map: upper, schema: s)
           + caseMapping("lowercase", ascii: #"lower(t COLLATE "C")"#, map: lower, schema: s)
+          + GroupAggregateSQL.statements(schema: s)
     }
 
     /// Every function PQL installs: the folds, then these.

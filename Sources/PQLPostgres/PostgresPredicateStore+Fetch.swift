@@ -72,7 +72,7 @@ extension PostgresPredicateStore {
     }
 
     /// The SQL a fetch of `query` runs, with its parameters (`$1`, `$2`…) and their values:
-    /// to read, or to `EXPLAIN`. Throws what ``fetch(_:)`` would throw before running.
+    /// to read, or to `EXPLAIN`. Throws what ``fetch(_:)-(EntityQuery)`` would throw before running.
     ///
     /// ```swift
     /// let compiled = try store.sql(for: EntityQuery("flights", where: "dest == %@", ["SFO"]))

@@ -13,7 +13,7 @@ import Synchronization
 /// column types, foreign keys as to-one relationships with to-many inverses); create the tables
 /// of a model; install PQL's SQL functions (``installFunctions()``); import CSV, JSON and
 /// JSON Lines through `COPY`; insert records; fetch and count with an `EntityQuery`
-/// (``fetch(_:)``, ``count(_:)-(EntityQuery)``): PQL's one SQL compiler in its PostgreSQL dialect,
+/// (``fetch(_:)-(EntityQuery)``, ``count(_:)-(EntityQuery)``): PQL's one SQL compiler in its PostgreSQL dialect,
 /// the same rows as memory and SQLite, and `.unsupported` for what PostgreSQL cannot answer as PQL does;
 /// chosen properties, `Decodable` records and templates (``fetchProperties(_:_:distinct:)``,
 /// ``fetch(_:as:)``, ``fetch(template:variables:)``); updates and deletes, one object or a batch

@@ -9,9 +9,7 @@ extension QueryCommand {
     /// server, printed as on SQLite.
     func run(onServer url: String) throws {
         ServerStore.cancelOnInterrupt()
-        if !groupBy.isEmpty {
-            throw ServerStore.notYet("--group-by", hint: "query the rows (pql query URL --entity E > rows.jsonl) and group them in an SQLite store made by pql import")
-        }
+        if !groupBy.isEmpty { return try runGroupOnServer(url) }
         if sql && count { throw ServerStore.notYet("--sql with --count", hint: "--sql alone shows the fetch's SQL") }
         let s = try ServerStore.open(url, writing: false)
         var query = try selection.query(try Self.entity(entity, among: s.entityNames, in: s.shownURL))

@@ -121,6 +121,8 @@ struct QueryCommand: ParsableCommand {
           pql query :demo: --entity Flight --where "dep_delay != nil" \\
             --group-by airline.name --select avg='average:(dep_delay)' \\
             --select n='count:(dep_delay)' --having "n > 1000" --sort avg:desc
+          pql query postgres://me@localhost/flights --entity Flight \\
+            --group-by origin --select n='count:(origin)' --sort n:desc
         """
     )
 

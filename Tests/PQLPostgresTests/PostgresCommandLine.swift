@@ -59,6 +59,29 @@ struct PostgresCommandLine {
         }
     }
 
+    @Test("pql query --group-by prints what it prints on SQLite: keys with nil, aggregates, having, sort, page, formats, errors", arguments: [
+        ["--group-by", "city", "--select", "n=count:(name)", "--select", "a=average:(age)", "--select", "lo=min:(name)", "--select", "hi=max:(name)"],
+        ["--group-by", "city", "--select", "n=count:(name)", "--select", "s=sum:(age)", "--having", "n > 1 OR s == nil", "--sort", "s:desc", "--format", "table"],
+        ["--group-by", "city", "--select", "first=min:(joined)", "--select", "last=max:(joined)", "--sort", "city:ci", "--format", "csv"],
+        ["--group-by", "city", "--select", "max:(age)", "--limit", "2", "--offset", "1", "--where", "age != nil"],
+        ["--group-by", "joined", "--select", "n=count:(name)", "--sort", "joined:desc", "--format", "json"],
+        ["--group-by", "city", "--select", "s=sum:(name)"],
+    ])
+    func groupSameAsSQLite(_ options: [String]) async throws {
+        try await Self.withPeople { url, sqlite in
+            let server = try CommandLineProcess.run(["query", url] + options)
+            let file = try CommandLineProcess.run(["query", sqlite] + options)
+            #expect(server.status == file.status, "\(server.stderr)")
+            #expect(server.stdout == file.stdout)
+            #expect(server.stderr == file.stderr)
+            if options.contains("s=sum:(name)") {
+                #expect(server.status == 1 && server.stderr.contains("sum: found a string among the numbers"))
+            } else {
+                #expect(server.status == 0 && !server.stdout.isEmpty)
+            }
+        }
+    }
+
     @Test("--sql shows PostgreSQL's SQL with $1 parameters; refusals, unknown keys and bad URLs are errors with hints")
     func sqlAndErrors() async throws {
         try await Self.withPeople { url, _ in
@@ -80,9 +103,11 @@ struct PostgresCommandLine {
             #expect(unknown.status == 1)
             #expect(unknown.stderr.contains("agee") && unknown.stderr.contains("age"))
 
-            let grouped = try Self.pql("query", url, "--group-by", "city", "--select", "n=count:(age)")
-            #expect(grouped.status == 1)
-            #expect(grouped.stderr.contains("not available on PostgreSQL yet"))
+            // A grouping fetch's SQL: PostgreSQL's aggregates, $n parameters.
+            let grouped = try Self.pql("query", url, "--where", "age > %@", "--arg", "30", "--group-by", "city", "--select", "a=average:(age)", "--having", "a > 40", "--sql")
+            #expect(grouped.status == 0, "\(grouped.stderr)")
+            #expect(grouped.stdout.contains("GROUP BY") && grouped.stdout.contains("int_total_as_double"))
+            #expect(grouped.stdout.contains("\n$1 = 30\n"))
         }
     }
 
@@ -128,6 +153,10 @@ struct PostgresCommandLine {
                 ["--entity", "Flight", "--sort", "dep_delay:desc", "--limit", "5", "--where", "airline.name BEGINSWITH 'United' AND dep_delay > 300"],
                 ["--entity", "Plane", "--where", "ANY flights.dest == %@", "--arg", "\"HNL\"", "--sort", "tailnum", "--format", "csv"],
                 ["--entity", "Airline", "--format", "table", "--sort", "carrier"],
+                ["--entity", "Flight", "--where", "dep_delay != nil", "--group-by", "airline.name", "--select", "avg=average:(dep_delay)",
+                 "--select", "n=count:(dep_delay)", "--having", "n > 1000", "--sort", "avg:desc"],
+                ["--entity", "Flight", "--group-by", "origin", "--group-by", "month", "--select", "n=count:(origin)", "--select", "s=sum:(distance)",
+                 "--select", "lo=min:(dest)", "--select", "hi=max:(time_hour)", "--select", "worst=max:(arr_delay)", "--limit", "10", "--offset", "5"],
             ]
             for q in queries {
                 let server = try CommandLineProcess.run(["query", url] + q)
@@ -137,7 +166,7 @@ struct PostgresCommandLine {
             }
 
             // The REPL: -c commands and a piped script, as on the demo in SQLite.
-            let commands = ["-c", ".count dep_delay > 600", "-c", ".use Airline", "-c", ".sort name desc", "-c", "name CONTAINS[c] 'air'",
+            let commands = ["-c", ".count dep_delay > 600", "-c", ".group origin average:(dep_delay) n=count:(origin) where dep_delay != nil", "-c", ".use Airline", "-c", ".sort name desc", "-c", "name CONTAINS[c] 'air'",
                             "-c", ".format csv", "-c", ".use Airport", "-c", "alt > 6000"]
             let repl = try CommandLineProcess.run([url] + commands)
             let sqliteRepl = try CommandLineProcess.run([":demo:"] + commands)

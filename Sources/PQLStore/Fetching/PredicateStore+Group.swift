@@ -18,7 +18,7 @@ extension PredicateStore {
 
     private func fetchGroups(_ group: GroupQuery, _ plan: GroupPlan) throws(StoreError) -> [[String: PredicateValue]] {
         try reading(within: group.limits) { (connection, model, indexedColumns) throws(StoreError) in
-            let (st, kinds) = try GroupStatement.build(group, model: model, indexedColumns: indexedColumns)
+            let (st, kinds, _) = try GroupStatement.build(group, model: model, indexedColumns: indexedColumns)
             let s = try run(st, on: connection)
             // A cached statement left open would hold its read transaction (an old snapshot, and no checkpoints).
             defer { s.reset() }
@@ -42,32 +42,41 @@ extension PredicateStore {
     }
 }
 
-/// The statement of a grouping fetch:
+/// The statement of a grouping fetch, in any database's dialect:
 /// `SELECT * FROM (SELECT keys, aggregates FROM … WHERE … GROUP BY keys) g WHERE having ORDER BY … LIMIT …`.
-enum GroupStatement {
-    static func plan(_ group: GroupQuery) throws(StoreError) -> GroupPlan {
+/// The dialect spells the aggregates (``SQLDialect/groupAggregate(_:of:kind:order:)``): SQLite
+/// runs the evaluator's own, PostgreSQL native SQL with the evaluator's semantics.
+package enum GroupStatement {
+    package static func plan(_ group: GroupQuery) throws(StoreError) -> GroupPlan {
         do { return try GroupPlan(group) } catch { throw StoreError(evaluation: error) }
     }
 
-    static func build(_ group: GroupQuery, model: StoreModel, indexedColumns: Set<IndexedColumn>?) throws(StoreError) -> (sql: CompiledSQL, kinds: [SQLKind]) {
+    /// The statement, the kind of each column (keys, then aggregates), and the predicate's own
+    /// value behind each parameter where it has one (see `SelectBuilder.typedBindings`).
+    package static func build(_ group: GroupQuery, model: StoreModel, dialect: any SQLDialect) throws(StoreError) -> (sql: CompiledSQL, kinds: [SQLKind], typed: [PredicateValue?]) {
+        try build(group, model: model, indexedColumns: nil, dialect: dialect)
+    }
+
+    static func build(_ group: GroupQuery, model: StoreModel, indexedColumns: Set<IndexedColumn>?,
+                      dialect: any SQLDialect = SQLiteDialect()) throws(StoreError) -> (sql: CompiledSQL, kinds: [SQLKind], typed: [PredicateValue?]) {
         let plan = try plan(group)
         let query = EntityQuery(group.entity, predicate: group.predicate, variables: group.variables, limits: group.limits)
-        var b = try SelectBuilder(model: model, query: query, indexedColumns: indexedColumns)
+        var b = try SelectBuilder(model: model, query: query, indexedColumns: indexedColumns, dialect: dialect)
         let w = try b.whereClause()
-        let dialect = b.dialect
-        var columns: [(node: SQLNode, kind: SQLKind)] = []
+        var columns: [(sql: String, kind: SQLKind)] = []
         for path in plan.keys {
             switch try b.compiler.resolve(path, from: b.scope, alias: "t0", entity: b.entity, whole: path) {
-            case .scalar(let e) where !e.isObject: columns.append((e.node, e.kind))
+            case .scalar(let e) where !e.isObject: columns.append((dialect.render(e.node), e.kind))
             default:
                 let key = path.joined(separator: ".")
                 throw StoreError(.unsupported, "cannot group by '\(key)'", hint: "group by an attribute, or an attribute of a to-one relationship: \(key).name")
             }
         }
-        let groupBy = columns.map { dialect.render($0.node) }
+        let groupBy = columns.map(\.sql)
+        let order = dialect.render(b.scope.keyColumn)
         for item in plan.items {
             guard let operation = item.operation else {
-                columns.append((.countAll, .integer))
+                columns.append((dialect.render(.countAll), .integer))
                 continue
             }
             let argument = group.variables.isEmpty ? item.argument : item.argument.substituting(group.variables)
@@ -79,18 +88,28 @@ enum GroupStatement {
                 throw StoreError(.unsupported, "\(item.function.selector) cannot take a related object",
                                  hint: "aggregate one of its attributes: \(item.function.selector)(\(argument).name)")
             }
-            let tag = b.compiler.bindRaw(.integer(x.tag))
             let kind: SQLKind
             switch operation {
             case .average, .averageOperator: kind = .real
             case .sum, .sumOperator: kind = x.kind == .boolean ? .integer : x.kind.domain == .number ? x.kind : .unknown
             default: kind = x.kind
             }
-            // The grouped form (value, kind, 1): nils skipped, a group without values nil.
-            columns.append((.call(.aggregate(operation), [x.node, tag, .integer(1)]), kind))
+            var aggregate: String
+            do throws(StoreError) {
+                guard let native = try dialect.groupAggregate(operation, of: dialect.render(x.node), kind: x.kind, order: order) else {
+                    // The grouped form (value, kind, 1): nils skipped, a group without values nil.
+                    let tag = b.compiler.bindRaw(.integer(x.tag))
+                    columns.append((dialect.render(.call(.aggregate(operation), [x.node, tag, .integer(1)])), kind))
+                    continue
+                }
+                aggregate = native
+            } catch {
+                throw error.passing(through: .expression(argument))
+            }
+            columns.append((aggregate, kind))
         }
         let names = columns.indices.map { dialect.quote("c\($0)") }
-        let inner = "SELECT " + zip(columns, names).map { "\(dialect.render($0.node)) AS \($1)" }.joined(separator: ", ")
+        let inner = "SELECT " + zip(columns, names).map { "\($0.sql) AS \($1)" }.joined(separator: ", ")
             + " FROM \(dialect.from(b.scope))\(w)" + (groupBy.isEmpty ? "" : " GROUP BY " + groupBy.joined(separator: ", "))
         var outer = "SELECT \(names.joined(separator: ", ")) FROM (\(inner)) g"
         if plan.having != .constant(true) {
@@ -103,17 +122,17 @@ enum GroupStatement {
             let c = try b.compiler.compile(having, in: scope)
             outer += " WHERE \(dialect.render(c.node))"
         }
-        var order: [String] = []
+        var terms: [String] = []
         for (column, rule) in plan.sort {
-            order.append("\(names[column])\(dialect.collation(rule.comparison)) \(rule.ascending ? "ASC" : "DESC")")
+            terms.append(try dialect.sortTerm(names[column], rule, kind: columns[column].kind))
         }
-        order += plan.keys.indices.map { "\(names[$0]) ASC" }
-        if !order.isEmpty { outer += " ORDER BY " + order.joined(separator: ", ") }
+        for i in plan.keys.indices { terms.append(try dialect.sortTerm(names[i], SortRule("key"), kind: columns[i].kind)) }
+        if !terms.isEmpty { outer += " ORDER BY " + terms.joined(separator: ", ") }
         if group.limit != nil || group.offset > 0 {
             let l = b.compiler.bindRaw(.integer(Int64(group.limit ?? -1)))
             let o = b.compiler.bindRaw(.integer(Int64(group.offset)))
             outer += dialect.page(limit: l, offset: o)
         }
-        return (CompiledSQL(sql: outer, bindings: b.compiler.bindings.values), columns.map(\.kind))
+        return (CompiledSQL(sql: outer, bindings: b.compiler.bindings.values), columns.map(\.kind), b.typedBindings)
     }
 }

@@ -47,8 +47,7 @@ final class ServerSource: QuerySource {
     }
 
     func groups(_ query: GroupQuery) throws -> [[String: PredicateValue]] {
-        throw ReplError(".group is not available on PostgreSQL yet",
-                        hint: "count one group at a time with .count, or .distinct the keys; e.g. .count airline.name == 'United Air Lines Inc.'")
+        try server.call { (s) async throws(StoreError) in try await s.fetch(query) }
     }
 
     func distinct(_ keyPaths: [String], _ r: QueryRequest) throws -> [[PredicateValue]] {

@@ -29,6 +29,12 @@ package protocol SQLDialect: Sendable {
     func table(_ name: String) -> String
     /// How a binary operator is spelled (PostgreSQL has no `IS` between two values).
     func spelling(_ op: SQLBinaryOperator) -> String
+    /// A grouping fetch's aggregate in the database's own SQL: `operation` over the group's
+    /// values of `value` (rendered, of `kind`) with the evaluator's semantics (nils skipped, a
+    /// group without a value nil); `order` is the row key, the order memory meets a group's
+    /// elements in. nil: the evaluator's own `pql_*` aggregate, which the database has (SQLite).
+    /// Throws `.unsupported` for what the database cannot compute as the evaluator does.
+    func groupAggregate(_ operation: SharedSemantics.Aggregate.Operation, of value: String, kind: SQLKind, order: String) throws(StoreError) -> String?
 }
 
 extension SQLDialect {
@@ -43,6 +49,8 @@ extension SQLDialect {
     }
 
     package func table(_ name: String) -> String { quote(name) }
+
+    package func groupAggregate(_ operation: SharedSemantics.Aggregate.Operation, of value: String, kind: SQLKind, order: String) throws(StoreError) -> String? { nil }
 
     /// `alias."column"`.
     package func column(_ name: String, of alias: String) -> String { "\(alias).\(quote(name))" }
