@@ -188,7 +188,30 @@ public final class PostgresPredicateStore: Sendable {
         }
     }
 
-    private func backendID(_ connection: PostgresConnection) async throws -> Int32 {
+    /// After a statement's rows stopped being read (the task cancelled, the consumer of a
+    /// stream gone, a row that failed to decode): cancels the statement on the server and waits
+    /// until the server has ended it, so that it neither runs on unseen nor holds the connection
+    /// when it goes back to the pool. An error the server sent means the statement is over.
+    func stop(statementOn connection: PostgresConnection, cancelling error: any Error) async throws {
+        if error is PSQLError { return }
+        let pid = try await backendID(connection)
+        let ended = StatementEnd()
+        let client = self.client, logger = self.logger
+        // Repeated until the statement has ended, for the reason withConnection gives.
+        let canceller = Task {
+            while !ended.flag.withLock({ $0 }) {
+                _ = try? await client.query("SELECT pg_cancel_backend(\(pid))")
+                try? await Task.sleep(for: .milliseconds(250))
+            }
+        }
+        // A statement queued on the connection runs once the server has ended the first one.
+        // In a task of its own: the caller's may be cancelled, and this wait must not be.
+        await Task { _ = try? await connection.run("SELECT 1", logger: logger) }.value
+        ended.flag.withLock { $0 = true }
+        await canceller.value
+    }
+
+    func backendID(_ connection: PostgresConnection) async throws -> Int32 {
         if let pid = backends.withLock({ $0[connection.id] }) { return pid }
         var pid: Int32 = 0
         for try await row in try await connection.query("SELECT pg_backend_pid()", logger: logger) {
