@@ -12,8 +12,10 @@ import Synchronization
 /// Swift, a model file or an Xcode model, or infer it from the tables it finds (primary keys,
 /// column types, foreign keys as to-one relationships with to-many inverses); create the tables
 /// of a model; install PQL's SQL functions (``installFunctions()``); import CSV, JSON and
-/// JSON Lines through `COPY`; insert records; fetch and count with an `EntityQuery`
-/// (``fetch(_:)``, ``count(_:)-(EntityQuery)``): PQL's one SQL compiler in its PostgreSQL dialect,
+/// JSON Lines through `COPY`; insert records, one, many in one transaction, or `Encodable`
+/// values, with the SQLite store's rules (``insert(_:_:)-(String,[[String:PredicateValue]])``,
+/// ``insert(_:encoding:)``); fetch, stream and count with an `EntityQuery` (``fetch(_:)``,
+/// ``records(matching:)``, ``count(_:)-(EntityQuery)``): PQL's one SQL compiler in its PostgreSQL dialect,
 /// the same rows as memory and SQLite, and `.unsupported` for what PostgreSQL cannot answer as PQL does;
 /// chosen properties, `Decodable` records and templates (``fetchProperties(_:_:distinct:)``,
 /// ``fetch(_:as:)``, ``fetch(template:variables:)``); updates and deletes, one object or a batch
