@@ -193,9 +193,10 @@ public final class PostgresPredicateStore: Sendable {
     /// After a statement's rows stopped being read (the task cancelled, the consumer of a
     /// stream gone, a row that failed to decode): cancels the statement on the server and waits
     /// until the server has ended it, so that it neither runs on unseen nor holds the connection
-    /// when it goes back to the pool. An error the server sent means the statement is over.
+    /// when it goes back to the pool. An error the server sent, or a lost connection, means the
+    /// statement is over; PostgresNIO's own cancel (`.queryCancelled`) only stopped the reading.
     func stop(statementOn connection: PostgresConnection, cancelling error: any Error) async throws {
-        if error is PSQLError { return }
+        if let e = error as? PSQLError, e.code != .queryCancelled { return }
         let pid = try await backendID(connection)
         let ended = StatementEnd()
         let client = self.client, logger = self.logger

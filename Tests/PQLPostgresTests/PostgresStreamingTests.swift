@@ -70,8 +70,12 @@ import Testing
         }
     }
 
-    @Test func cancellingTheConsumerCancelsTheStatement() async throws {
-        try await Self.withSlowStatement { (pg, schema, query) async throws in
+    /// Unsorted, the consumer is cancelled while rows come; sorted, before the first one.
+    @Test(arguments: [false, true])
+    func cancellingTheConsumerCancelsTheStatement(sorted: Bool) async throws {
+        try await Self.withSlowStatement { (pg, schema, slow) async throws in
+            var query = slow
+            if sorted { query.sort = [SortRule("weight")] }
             let consumer = Task { () async throws(StoreError) -> Int in
                 var n = 0
                 for try await _ in pg.records(matching: query) { n += 1 }
