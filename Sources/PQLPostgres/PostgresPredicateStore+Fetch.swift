@@ -107,6 +107,18 @@ extension PostgresPredicateStore {
         return try builder.records().compiled
     }
 
+    /// The SQL ``count(_:)-(EntityQuery)`` runs for `query`, with its parameters, as the SQLite
+    /// store's `countSQL(for:)` gives its own. Throws what the count would throw before running.
+    ///
+    /// ```swift
+    /// let compiled = try store.countSQL(for: EntityQuery("flights", where: "dest == %@", ["SFO"]))
+    /// print(compiled.sql)   // SELECT count(*) FROM "public"."flights" t0 WHERE t0."dest" = $1
+    /// ```
+    public func countSQL(for query: EntityQuery) throws(StoreError) -> CompiledSQL {
+        var builder = try SelectBuilder(query, model: model, dialect: dialect)
+        return try builder.count()
+    }
+
     /// The server's plan for a fetch of `query` (`EXPLAIN`, one line per row), to see which
     /// indexes it uses.
     ///

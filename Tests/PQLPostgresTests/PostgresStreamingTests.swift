@@ -1,4 +1,5 @@
 import Foundation
+import PostgresNIO
 import PQL
 @testable import PQLPostgres
 import PQLStore
@@ -35,6 +36,13 @@ import Testing
                 #expect(streamed.map(\.id) == (try lite.fetch(q)).map(\.id), "\(q)")
             }
             #expect(try await Self.collect(pg.records(matching: EntityQuery("Tag"))).count == 1006)
+            // The count's SQL is what count(_:) runs: run by hand, it gives the same number.
+            let weighty = try EntityQuery("Tag", where: "weight > %@", [3])
+            let counted = try pg.countSQL(for: weighty)
+            #expect(counted.sql.hasPrefix("SELECT count(") && counted.bindings == [.integer(3)], "\(counted)")
+            var binds = PostgresBindings()
+            binds.append(Int64(3))
+            #expect(try await pg.rows("SELECT (\(counted.sql))::text", binds) == [[String(try await pg.count(weighty))]])
             // Errors are the fetch's, as StoreErrors, from the first next().
             var iterator = pg.records(matching: try EntityQuery("Person", where: "nope == 1")).makeAsyncIterator()
             do throws(StoreError) {
