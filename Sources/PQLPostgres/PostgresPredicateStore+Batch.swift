@@ -266,7 +266,7 @@ extension PostgresPredicateStore {
     }
 
     /// Refuses `value` in the key column of `r` (a to-one of `entity`) when no object has it.
-    private func checkLinkTarget(_ r: ModelRelationship, from entity: ModelEntity, value: SQLValue,
+    func checkLinkTarget(_ r: ModelRelationship, from entity: ModelEntity, value: SQLValue,
                                  model: StoreModel, on connection: PostgresConnection) async throws {
         guard value != .null else { return }
         let dest = try model.entity(named: r.destination)

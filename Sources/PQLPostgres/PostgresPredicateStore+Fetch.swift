@@ -2,6 +2,7 @@ import Foundation
 import PostgresNIO
 import PQL
 import PQLStore
+import Synchronization
 
 extension PostgresPredicateStore {
     /// The records an `EntityQuery` matches — predicate (with `%@` arguments and
@@ -24,17 +25,40 @@ extension PostgresPredicateStore {
     /// for flight in try await store.fetch(late) { print(flight.id, flight["dep_delay"]) }
     /// ```
     public func fetch(_ query: EntityQuery) async throws(StoreError) -> [StoreRecord] {
+        let out = Mutex<[StoreRecord]>([])
+        try await forEachBatch(query, size: 1024) { records in out.withLock { $0 += records } }
+        return out.withLock { $0 }
+    }
+
+    /// Runs a fetch of `query` and hands its records to `body` in batches of `size` as the
+    /// rows arrive (``fetch(_:)`` and ``records(matching:)``). When the task is cancelled, or
+    /// `body` throws, while rows still come, the statement is cancelled on the server and the
+    /// connection is kept until the server has stopped it: PostgresNIO itself only discards
+    /// the rest of the rows, which the server would go on computing.
+    func forEachBatch(_ query: EntityQuery, size: Int, _ body: @escaping @Sendable ([StoreRecord]) async throws -> Void) async throws(StoreError) {
         let model = self.model
         var builder = try SelectBuilder(query, model: model, dialect: dialect)
         let statement = try builder.records()
         let sql = try postgresQuery(statement.compiled, typed: builder.typedBindings)
         let reader = try RowLayout(model: model, entity: query.entity, hasEntityColumn: statement.hasEntityColumn)
-        return try await withConnection("fetching \(query.entity)") { connection in
-            var out: [StoreRecord] = []
-            for try await row in try await connection.query(sql, logger: self.logger) {
-                out.append(try reader.record(row))
+        try await withConnection("fetching \(query.entity)") { connection in
+            var complete = false
+            do {
+                var pending: [StoreRecord] = []
+                pending.reserveCapacity(size)
+                for try await row in try await connection.query(sql, logger: self.logger) {
+                    pending.append(try reader.record(row))
+                    if pending.count == size {
+                        try await body(pending)
+                        pending.removeAll(keepingCapacity: true)
+                    }
+                }
+                complete = true
+                if !pending.isEmpty { try await body(pending) }
+            } catch {
+                if !complete { try await self.stop(statementOn: connection, cancelling: error) }
+                throw error
             }
-            return out
         }
     }
 
@@ -81,6 +105,18 @@ extension PostgresPredicateStore {
     public func sql(for query: EntityQuery) throws(StoreError) -> CompiledSQL {
         var builder = try SelectBuilder(query, model: model, dialect: dialect)
         return try builder.records().compiled
+    }
+
+    /// The SQL ``count(_:)-(EntityQuery)`` runs for `query`, with its parameters, as the SQLite
+    /// store's `countSQL(for:)` gives its own. Throws what the count would throw before running.
+    ///
+    /// ```swift
+    /// let compiled = try store.countSQL(for: EntityQuery("flights", where: "dest == %@", ["SFO"]))
+    /// print(compiled.sql)   // SELECT count(*) FROM "public"."flights" t0 WHERE t0."dest" = $1
+    /// ```
+    public func countSQL(for query: EntityQuery) throws(StoreError) -> CompiledSQL {
+        var builder = try SelectBuilder(query, model: model, dialect: dialect)
+        return try builder.count()
     }
 
     /// The server's plan for a fetch of `query` (`EXPLAIN`, one line per row), to see which

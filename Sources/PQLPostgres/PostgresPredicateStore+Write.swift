@@ -4,59 +4,75 @@ import PQL
 import PQLStore
 
 extension PostgresPredicateStore {
-    /// Inserts one object and returns its key. Keys name the entity's attributes and to-one
-    /// relationships (a to-one's value is the destination's key); values are bound as
-    /// parameters, never spliced into the SQL, and the server converts them to the columns'
-    /// types (a value that does not fit is a `StoreError` of kind `StoreError.Kind.invalidValue`).
-    /// Attributes left out take NULL.
+    /// Inserts one object and returns its key, with the SQLite store's rules: keys name the
+    /// entity's attributes and to-one relationships (a to-one's value is the destination's
+    /// key); an unknown key is a `StoreError` of kind `StoreError.Kind.unknownKey`, a value of
+    /// the wrong kind or nil for a non-optional attribute one of kind
+    /// `StoreError.Kind.invalidValue`, a link to no object one of kind
+    /// `StoreError.Kind.constraint`. Values are bound as parameters, never spliced into the
+    /// SQL. An attribute left out takes the model's default, else the column's default on the
+    /// server (NULL when it has none).
     ///
     /// ```swift
     /// let id = try await store.insert("airlines", ["carrier": "UA", "name": "United Air Lines Inc."])
     /// ```
     @discardableResult
     public func insert(_ entity: String, _ values: [String: PredicateValue]) async throws(StoreError) -> Int64 {
+        try await insert(entity, [values])[0]
+    }
+
+    /// Inserts objects in one transaction (all or none) and returns their keys, in the order of
+    /// `objects`, with the rules of ``insert(_:_:)-(String,[String:PredicateValue])``: the
+    /// first object that breaks one throws, and nothing is inserted.
+    ///
+    /// ```swift
+    /// let ids = try await store.insert("flights", [["dest": "SFO", "carrier": "UA"], ["dest": "LAX", "carrier": "UA"]])
+    /// ```
+    @discardableResult
+    public func insert(_ entity: String, _ objects: [[String: PredicateValue]]) async throws(StoreError) -> [Int64] {
         let model = self.model
         let e = try model.entity(named: entity)
+        let plan = try InsertPlan(model: model, entity: e)
         let root = model.root(e)
-        let attributes = model.allAttributes(e)
-        let relationships = model.allRelationships(e).filter { !$0.isToMany }
-        var columns: [String] = [], placeholders: [String] = []
-        var binds = PostgresBindings()
-        for key in values.keys.sorted() {
-            let value = values[key]!
-            let column: String, type: String
-            if let a = attributes.first(where: { $0.name == key }) {
-                column = a.column
-                type = PostgresSchemaDDL.columnType(a.type)
-            } else if let r = relationships.first(where: { $0.name == key }) {
-                column = r.foreignKeyColumn
-                let destination = try model.entity(named: r.destination)
-                type = r.referencedColumn.flatMap { c in model.allAttributes(destination).first { $0.column == c } }
-                    .map { PostgresSchemaDDL.columnType($0.type) } ?? "bigint"
-            } else {
-                var error = StoreError(.unknownKey, "\(entity) has no attribute or to-one relationship '\(key)'",
-                                       hint: "use one of: \((attributes.map(\.name) + relationships.map(\.name)).joined(separator: ", "))")
-                error.entity = entity
-                error.property = key
-                throw error
+        let columns = plan.columnNames
+        let links = plan.linkColumns()
+        guard !objects.isEmpty else { return [] }
+        return try await transaction("inserting into \(entity)") { connection in
+            var ids: [Int64] = []
+            ids.reserveCapacity(objects.count)
+            for object in objects {
+                let row = try plan.row(object)
+                for (index, r) in links { try await self.checkLinkTarget(r, from: e, value: row[index], model: model, on: connection) }
+                var statement = BoundSQL(sql: "")
+                let sent = plan.sentColumns(object, row: row)
+                let placeholders = try sent.map { (i) throws(StoreError) in
+                    try statement.bind(row[i], column: columns[i], of: root, model: model, given: object)
+                }
+                statement.sql = sent.isEmpty
+                    ? "INSERT INTO \(self.qualified(root.table)) DEFAULT VALUES RETURNING \(quote(root.primaryKey))"
+                    : "INSERT INTO \(self.qualified(root.table)) (\(sent.map { quote(columns[$0]) }.joined(separator: ", "))) VALUES (\(placeholders.joined(separator: ", "))) RETURNING \(quote(root.primaryKey))"
+                var id: Int64?
+                for try await r in try await connection.query(statement.query, logger: self.logger) { id = try r.decode(Int64.self) }
+                guard let id else { throw StoreError(.server, "inserting into \(entity): the server returned no key") }
+                ids.append(id)
             }
-            try Self.bind(value, to: &binds)
-            columns.append(quote(column))
-            placeholders.append("$\(binds.count)::\(type)")
+            return ids
         }
-        if model.isInheritanceTree(root) {
-            columns.append(quote(StoreSchemaNames.entityColumn))
-            placeholders.append(String(model.entityNumber(e)))
-        }
-        let sql = columns.isEmpty
-            ? "INSERT INTO \(qualified(root.table)) DEFAULT VALUES RETURNING \(quote(root.primaryKey))"
-            : "INSERT INTO \(qualified(root.table)) (\(columns.joined(separator: ", "))) VALUES (\(placeholders.joined(separator: ", "))) RETURNING \(quote(root.primaryKey))"
-        let query = PostgresQuery(unsafeSQL: sql, binds: binds)
-        return try await withConnection("inserting into \(entity)") { connection in
-            var id: Int64 = 0
-            for try await row in try await connection.query(query, logger: self.logger) { id = try row.decode(Int64.self) }
-            return id
-        }
+    }
+
+    /// Inserts an `Encodable` value, as the SQLite store's `insert(_:encoding:)` does: encoded
+    /// with `JSONEncoder`'s defaults (a `Date` becomes seconds since 2001, which a date
+    /// attribute takes), its properties named as ``insert(_:_:)-(String,[String:PredicateValue])``'s keys.
+    /// A value that does not encode as an object, or a property with no predicate value, is a
+    /// `StoreError` of kind `StoreError.Kind.invalidValue`.
+    ///
+    /// ```swift
+    /// struct Airline: Encodable { var carrier: String; var name: String }
+    /// let aa = try await store.insert("airlines", encoding: Airline(carrier: "AA", name: "American Airlines Inc."))
+    /// ```
+    @discardableResult
+    public func insert<T: Encodable>(_ entity: String, encoding value: T) async throws(StoreError) -> Int64 {
+        try await insert(entity, [try PredicateStore.dictionary(encoding: value)])[0]
     }
 
     /// `value` as a parameter: text, integers, doubles, booleans, dates and bytes in their own

@@ -12,8 +12,10 @@ import Synchronization
 /// Swift, a model file or an Xcode model, or infer it from the tables it finds (primary keys,
 /// column types, foreign keys as to-one relationships with to-many inverses); create the tables
 /// of a model; install PQL's SQL functions (``installFunctions()``); import CSV, JSON and
-/// JSON Lines through `COPY`; insert records; fetch and count with an `EntityQuery`
-/// (``fetch(_:)-(EntityQuery)``, ``count(_:)-(EntityQuery)``): PQL's one SQL compiler in its PostgreSQL dialect,
+/// JSON Lines through `COPY`; insert records, one, many in one transaction, or `Encodable`
+/// values, with the SQLite store's rules (``insert(_:_:)-(String,[[String:PredicateValue]])``,
+/// ``insert(_:encoding:)``); fetch, stream and count with an `EntityQuery`
+/// (``fetch(_:)-(EntityQuery)``, ``records(matching:)``, ``count(_:)-(EntityQuery)``): PQL's one SQL compiler in its PostgreSQL dialect,
 /// the same rows as memory and SQLite, and `.unsupported` for what PostgreSQL cannot answer as PQL does;
 /// chosen properties, `Decodable` records and templates (``fetchProperties(_:_:distinct:)``,
 /// ``fetch(_:as:)``, ``fetch(template:variables:)``); updates and deletes, one object or a batch
@@ -188,7 +190,31 @@ public final class PostgresPredicateStore: Sendable {
         }
     }
 
-    private func backendID(_ connection: PostgresConnection) async throws -> Int32 {
+    /// After a statement's rows stopped being read (the task cancelled, the consumer of a
+    /// stream gone, a row that failed to decode): cancels the statement on the server and waits
+    /// until the server has ended it, so that it neither runs on unseen nor holds the connection
+    /// when it goes back to the pool. An error the server sent, or a lost connection, means the
+    /// statement is over; PostgresNIO's own cancel (`.queryCancelled`) only stopped the reading.
+    func stop(statementOn connection: PostgresConnection, cancelling error: any Error) async throws {
+        if let e = error as? PSQLError, e.code != .queryCancelled { return }
+        let pid = try await backendID(connection)
+        let ended = StatementEnd()
+        let client = self.client, logger = self.logger
+        // Repeated until the statement has ended, for the reason withConnection gives.
+        let canceller = Task {
+            while !ended.flag.withLock({ $0 }) {
+                _ = try? await client.query("SELECT pg_cancel_backend(\(pid))")
+                try? await Task.sleep(for: .milliseconds(250))
+            }
+        }
+        // A statement queued on the connection runs once the server has ended the first one.
+        // In a task of its own: the caller's may be cancelled, and this wait must not be.
+        await Task { _ = try? await connection.run("SELECT 1", logger: logger) }.value
+        ended.flag.withLock { $0 = true }
+        await canceller.value
+    }
+
+    func backendID(_ connection: PostgresConnection) async throws -> Int32 {
         if let pid = backends.withLock({ $0[connection.id] }) { return pid }
         var pid: Int32 = 0
         for try await row in try await connection.query("SELECT pg_backend_pid()", logger: logger) {

@@ -80,7 +80,15 @@ enum Output {
     /// arrive must not look like success. A reader that went away (`| head`) ends pql by
     /// SIGPIPE first, quietly, as other tools do.
     static func write(_ text: String) {
-        if let code = writeAll(STDOUT_FILENO, text) { failedWriting(code) }
+        if let code = writeAll(STDOUT_FILENO, text) {
+            if code == EPIPE {
+                // SIGPIPE was ignored (SwiftNIO ignores it for its sockets, once pql talks to
+                // PostgreSQL): end as it would have ended pql.
+                signal(SIGPIPE, SIG_DFL)
+                raise(SIGPIPE)
+            }
+            failedWriting(code)
+        }
     }
 
     /// Writes all of `text` to a descriptor; the errno of a failed write, or nil.

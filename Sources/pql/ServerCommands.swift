@@ -25,11 +25,32 @@ extension QueryCommand {
             Output.line(try s.run { (store) async throws(StoreError) in try await store.count(q) })
             return
         }
-        let records = try s.run { (store) async throws(StoreError) in try await store.fetch(q) }
-        // Columns from the first record (the model's attributes when none matches).
-        let writer = RecordWriter((format ?? .jsonl).plainRenderer, columns: records.first?.keys ?? s.attributeNames(query.entity))
-        for r in records { writer.write(r.keys.map { r.values[$0] ?? .null }, columns: r.keys) }
-        writer.finish()
+        // Printed as the rows arrive, as the SQLite path prints them: columns from the first
+        // record (the model's attributes when none matches); table and box gather the rows.
+        let output = StreamedOutput(renderer: (format ?? .jsonl).plainRenderer)
+        try s.run { (store) async throws(StoreError) in
+            for try await r in store.records(matching: q) { output.write(r) }
+        }
+        output.finish(columns: s.attributeNames(query.entity))
+    }
+}
+
+/// The writer of `pql query URL`'s records, used by the task that reads them from the server
+/// while the command's thread waits for it (see `BlockingCalls`), then by that thread.
+private final class StreamedOutput: @unchecked Sendable {
+    // @unchecked: one thread at a time uses it, the waiting one only after the task ended.
+    private let renderer: ResultRenderer
+    private var writer: RecordWriter?
+
+    init(renderer: ResultRenderer) { self.renderer = renderer }
+
+    func write(_ r: StoreRecord) {
+        if writer == nil { writer = RecordWriter(renderer, columns: r.keys) }
+        writer?.write(r.keys.map { r.values[$0] ?? .null }, columns: r.keys)
+    }
+
+    func finish(columns: [String]) {
+        (writer ?? RecordWriter(renderer, columns: columns)).finish()
     }
 }
 

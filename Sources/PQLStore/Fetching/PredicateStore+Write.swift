@@ -52,7 +52,7 @@ extension PredicateStore {
         try insert(entity, [try Self.dictionary(encoding: value)])[0]
     }
 
-    static func dictionary<T: Encodable>(encoding value: T) throws(StoreError) -> [String: PredicateValue] {
+    package static func dictionary<T: Encodable>(encoding value: T) throws(StoreError) -> [String: PredicateValue] {
         let object: Any
         do { object = try JSONSerialization.jsonObject(with: JSONEncoder().encode(value)) } catch {
             throw StoreError(.invalidValue, "cannot encode \(T.self): \(error)")
@@ -186,6 +186,21 @@ package struct InsertPlan {
         sql = "INSERT INTO \(SQLIdentifier.quote(root.table)) (\(cols.map(SQLIdentifier.quote).joined(separator: ", "))) VALUES (\((1...max(1, cols.count)).map { "?\($0)" }.joined(separator: ", ")))"
     }
 
+    /// The columns of ``row(_:)``'s values, in their order.
+    package var columnNames: [String] { columns }
+
+    /// The indexes of the values of `row` (made from `given`) that a write must send: those
+    /// that are not NULL, and the NULLs `given` names. A column left out takes its default on
+    /// a server that has one (the PostgreSQL store), NULL otherwise, as the row says.
+    package func sentColumns(_ given: [String: PredicateValue], row: [SQLValue]) -> [Int] {
+        var named = Set(given.keys)
+        for r in sharedKeyLinks where named.contains(r.name) {
+            if let a = attributes.first(where: { $0.column == r.foreignKeyColumn }) { named.insert(a.name) }
+        }
+        let keys = attributes.map(\.name) + toOne.map(\.name)
+        return row.indices.filter { row[$0] != .null || ($0 < keys.count && named.contains(keys[$0])) }
+    }
+
     /// Every key a write may name: attributes and to-one relationships.
     private var keyNames: [String] { attributes.map(\.name) + toOne.map(\.name) + sharedKeyLinks.map(\.name) }
 
@@ -194,7 +209,7 @@ package struct InsertPlan {
         guard keyNames.contains(key) else { throw StoreError.unknownKey(key, entity: entity.name, candidates: keyNames) }
     }
 
-    func row(_ given: [String: PredicateValue]) throws(StoreError) -> [SQLValue] {
+    package func row(_ given: [String: PredicateValue]) throws(StoreError) -> [SQLValue] {
         var object = given
         for r in sharedKeyLinks {
             guard let v = object.removeValue(forKey: r.name) else { continue }
@@ -317,7 +332,7 @@ package struct InsertPlan {
     }
 
     /// Where a row holds the key of each to-one relationship: its index among the row's values.
-    func linkColumns() -> [(index: Int, relationship: ModelRelationship)] {
+    package func linkColumns() -> [(index: Int, relationship: ModelRelationship)] {
         (toOne + sharedKeyLinks).compactMap { r in columns.firstIndex(of: r.foreignKeyColumn).map { ($0, r) } }
     }
 }
