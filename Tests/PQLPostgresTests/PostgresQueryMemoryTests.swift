@@ -1,4 +1,5 @@
 import Foundation
+import PQLTestSupport
 @testable import PQLPostgres
 import PQLStore
 import Testing
@@ -23,17 +24,7 @@ struct PostgresQueryMemoryTests {
         process.standardError = err
         process.standardInput = FileHandle.nullDevice
         try process.run()
-        let status = "/proc/\(process.processIdentifier)/status"
-        var peak = 0
-        while process.isRunning {
-            if let text = try? String(contentsOfFile: status, encoding: .utf8),
-               let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
-               let kib = Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") {
-                peak = max(peak, kib)
-            }
-            usleep(2_000)
-        }
-        process.waitUntilExit()
+        let peak = peakMemoryUntilExit(of: process)
         let e = err.fileHandleForReading.readDataToEndOfFile()
         return (process.terminationStatus, String(decoding: e, as: UTF8.self), peak)
     }

@@ -1,4 +1,5 @@
 import Foundation
+import PQLTestSupport
 import Testing
 
 /// `pql import` as a user meets issue 13's items 1, 2, 5, 10 and 11: names SQLite would alias,
@@ -189,17 +190,7 @@ struct ImportCommandLineTests {
         process.standardOutput = FileHandle.nullDevice
         process.standardInput = FileHandle.nullDevice
         try process.run()
-        let status = "/proc/\(process.processIdentifier)/status"
-        var peak = 0
-        while process.isRunning {
-            if let text = try? String(contentsOfFile: status, encoding: .utf8),
-               let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
-               let kib = Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") {
-                peak = max(peak, kib)
-            }
-            usleep(2_000)
-        }
-        process.waitUntilExit()
+        let peak = peakMemoryUntilExit(of: process)
         let stderr = (try? String(contentsOf: errURL, encoding: .utf8)) ?? ""
         return (process.terminationStatus, stderr, peak)
     }
