@@ -88,11 +88,19 @@ extension PredicateStore {
     /// The attribute `key` of `entity` when the model makes it unique on its own (its `unique`
     /// flag, or a uniqueness constraint of that one attribute), as an upsert needs.
     private func uniqueAttribute(_ key: String, of e: ModelEntity) throws(StoreError) -> ModelAttribute {
-        let attributes = model.allAttributes(e)
+        try model.upsertKey(key, of: e)
+    }
+}
+
+extension StoreModel {
+    /// The attribute an upsert of `e` by `key` looks objects up by: it must be unique (on its
+    /// own or as a one-attribute uniqueness group), in both stores.
+    package func upsertKey(_ key: String, of e: ModelEntity) throws(StoreError) -> ModelAttribute {
+        let attributes = allAttributes(e)
         guard let a = attributes.first(where: { $0.name == key }) else {
             throw StoreError.unknownKey(key, entity: e.name, candidates: attributes.map(\.name))
         }
-        let groups = model.lineage(e).flatMap(\.uniqueness)
+        let groups = lineage(e).flatMap(\.uniqueness)
         guard a.isUnique || groups.contains([key]) else {
             let unique = attributes.filter { b in b.isUnique || groups.contains([b.name]) }.map(\.name)
             throw StoreError(.invalidValue, "\(e.name).\(key) is not unique, so it cannot pick the one \(e.name) an upsert updates",
