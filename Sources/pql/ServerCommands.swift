@@ -10,14 +10,13 @@ extension QueryCommand {
     func run(onServer url: String) throws {
         ServerStore.cancelOnInterrupt()
         if !groupBy.isEmpty { return try runGroupOnServer(url) }
-        if sql && count { throw ServerStore.notYet("--sql with --count", hint: "--sql alone shows the fetch's SQL") }
         let s = try ServerStore.open(url, writing: false)
         var query = try selection.query(try Self.entity(entity, among: s.entityNames, in: s.shownURL))
         query.sort = try sortKeys.map(FilterCommand.sortRule)
         query.limit = limit
         query.offset = offset
         if sql {
-            do { Output.write(ServerStore.listing(try s.store.sql(for: query))) } catch { throw error.userFacing }
+            do { Output.write(ServerStore.listing(try count ? s.store.countSQL(for: query) : s.store.sql(for: query))) } catch { throw error.userFacing }
             return
         }
         let q = query

@@ -13,7 +13,7 @@ enum StoreLocation {
     static func open(_ path: String, readOnly: Bool) throws -> PredicateStore {
         // The commands that take a URL open it as a ServerStore; the others say so.
         if ServerStore.isURL(path) {
-            throw ServerStore.notYet("this command", hint: "pql query, pql import, pql demo and the REPL take a PostgreSQL URL")
+            throw ServerStore.notYet("this command", hint: "pql query, pql import, pql update, pql delete, pql demo and the REPL take a PostgreSQL URL")
         }
         do {
             if path == demo { return try DemoDatabase.open(readOnly: readOnly) }

@@ -90,6 +90,10 @@ struct PostgresCommandLine {
             #expect(sql.stdout.contains("FROM \"public\".\"Person\""))
             #expect(sql.stdout.contains("$1") && sql.stdout.contains("\n$1 = 30\n"))
             #expect(sql.stdout.contains("fold_cd"))
+            // With --count, the count's SQL (as on SQLite).
+            let countSQL = try Self.pql("query", url, "--where", "age > %@", "--arg", "30", "--sql", "--count")
+            #expect(countSQL.status == 0, "\(countSQL.stderr)")
+            #expect(countSQL.stdout.hasPrefix("SELECT count(*) FROM \"public\".\"Person\"") && countSQL.stdout.contains("\n$1 = 30\n"), "\(countSQL.stdout)")
 
             // MATCHES[c] is refused by the native-only compiler: the typed error, a caret under it and a hint.
             let refused = try Self.pql("query", url, "--where", "age > 1 AND name MATCHES[c] 'a.*'")
