@@ -31,7 +31,7 @@ extension PostgresPredicateStore {
     }
 
     /// Runs a fetch of `query` and hands its records to `body` in batches of `size` as the
-    /// rows arrive (``fetch(_:)`` and ``records(matching:)``). When the task is cancelled, or
+    /// rows arrive (``fetch(_:)-(EntityQuery)`` and ``records(matching:)``). When the task is cancelled, or
     /// `body` throws, while rows still come, the statement is cancelled on the server and the
     /// connection is kept until the server has stopped it: PostgresNIO itself only discards
     /// the rest of the rows, which the server would go on computing.

@@ -7,13 +7,13 @@ extension PostgresPredicateStore {
     /// The matching records as an `AsyncSequence` that reads them as the server sends them:
     /// memory stays bounded however many rows match.
     ///
-    /// Iterating starts the fetch (the statement ``fetch(_:)`` runs) in a task of its own, which
+    /// Iterating starts the fetch (the statement ``fetch(_:)-(EntityQuery)`` runs) in a task of its own, which
     /// hands records over a few hundred at a time and stops reading from the server while the
     /// consumer has a full buffer (PostgresNIO's backpressure then holds the server back). When
     /// the consumer stops early (a `break`, a thrown error, the iterator dropped) or its task is
     /// cancelled, the statement is cancelled on the server (`pg_cancel_backend`) and the
     /// connection goes back to the pool once the server has stopped it; cancellation throws a
-    /// `StoreError` of kind `StoreError.Kind.cancelled`. Errors are the `StoreError`s ``fetch(_:)``
+    /// `StoreError` of kind `StoreError.Kind.cancelled`. Errors are the `StoreError`s ``fetch(_:)-(EntityQuery)``
     /// throws. Each iteration runs the query anew.
     ///
     /// ```swift
