@@ -31,17 +31,17 @@ struct CopyTextEncoder {
             if type.isInteger && type != .boolean { ascii(b ? "1" : "0") } else { ascii(b ? "t" : "f") }
         case .int(let i):
             if type == .boolean && (i == 0 || i == 1) { ascii(i == 1 ? "t" : "f") }
-            else if type == .date { date(Date(timeIntervalSinceReferenceDate: Double(i))) }
+            else if type == .date { try date(Date(timeIntervalSinceReferenceDate: Double(i))) }
             else { integer(i) }
         case .double(let d):
             if type.isInteger, d.rounded() == d, let i = Int64(exactly: d) { integer(i) }
-            else if type == .date { date(Date(timeIntervalSinceReferenceDate: d)) }
+            else if type == .date { try date(Date(timeIntervalSinceReferenceDate: d)) }
             else if d.isNaN { ascii("NaN") }
             else if d.isInfinite { ascii(d < 0 ? "-Infinity" : "Infinity") }
             else { ascii(String(d)) }
         case .decimal(let d): ascii("\(d)")
         case .string(let s): try text(s)
-        case .date(let d): date(d)
+        case .date(let d): try date(d)
         case .data(let data):
             // bytea's hex form, its backslash escaped for COPY: \\x0a1b…
             bytes += [0x5C, 0x5C, 0x78]
@@ -83,8 +83,8 @@ struct CopyTextEncoder {
     }
 
     /// A timestamp PostgreSQL reads whatever its DateStyle: `2013-01-01 05:15:00.5+00`.
-    private mutating func date(_ d: Date) {
-        let t = d.timeIntervalSince1970
+    private mutating func date(_ d: Date) throws(StoreError) {
+        let t = try TimestampRange.checked(d).timeIntervalSince1970
         let seconds = t.rounded(.down)
         var micros = Int64(((t - seconds) * 1_000_000).rounded())
         var s = Int64(seconds)

@@ -44,6 +44,11 @@ enum ServerErrors {
                                   hint: "check the host, port and that the server is running (pg_isready)")
             case .queryCancelled:
                 return StoreError(.cancelled, "\(what) was cancelled", hint: "the task running it was cancelled")
+            case .tooManyParameters:
+                // PostgreSQL's protocol counts a statement's parameters in 16 bits: the client
+                // refuses before sending (an IN list of 70,000 values).
+                return StoreError(.unsupported, "\(what): the statement needs more than 65,535 values, the most one PostgreSQL statement can take",
+                                  hint: "use fewer values (an IN list of tens of thousands is better held in a table and matched by a subquery or a join)")
             default:
                 return StoreError(.server, "\(what): \(e.code)", hint: "see the PostgreSQL server's log")
             }

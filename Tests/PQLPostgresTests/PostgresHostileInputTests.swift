@@ -65,6 +65,46 @@ import Testing
         }
     }
 
+    /// Values PostgreSQL cannot take are typed errors before anything is sent, never a trap in
+    /// the client: dates past its timestamps (PostgresNIO's encoder traps beyond ±292,000
+    /// years), in a predicate, an insert, an update and an import; more values than one
+    /// statement's 65,535 parameters.
+    @Test func valuesBeyondPostgreSQLAreTypedErrors() async throws {
+        try await PostgresFetchTests.withEmptyTables { store, _ in
+            let id = try await store.insert("Item", ["name": "a", "when": .date(Date(timeIntervalSinceReferenceDate: 0))])
+            for seconds in [1e13, -1e13, 1e300, -1e20, Double.infinity, Double.nan] {
+                let far = Date(timeIntervalSinceReferenceDate: seconds)
+                let attempts: [(String, () async throws(StoreError) -> Void)] = [
+                    ("fetch", { () async throws(StoreError) in _ = try await store.fetchIDs(try EntityQuery("Item", where: "when > %@", [far])) }),
+                    ("count", { () async throws(StoreError) in _ = try await store.count(try EntityQuery("Item", where: "when == $d", variables: ["d": .date(far)])) }),
+                    ("insert", { () async throws(StoreError) in _ = try await store.insert("Item", ["name": "b", "when": .date(far)]) }),
+                    ("update", { () async throws(StoreError) in try await store.update("Item", id: id, ["when": .date(far)]) }),
+                    ("batch", { () async throws(StoreError) in _ = try await store.batchUpdate(EntityQuery("Item"), set: ["when": .date(far)]) }),
+                    ("import", { () async throws(StoreError) in
+                        _ = try await store.importTable(ImportTable(columns: ["name", "when"], types: [.string, .date], optional: [true, true],
+                                                                    rows: [[.string("c"), .date(far)]]), into: "Item") }),
+                ]
+                for (what, attempt) in attempts {
+                    do throws(StoreError) {
+                        try await attempt()
+                        Issue.record("\(what) with a date \(seconds) s from 2001 went through")
+                    } catch {
+                        #expect(error.kind == .invalidValue, "\(what) \(seconds): \(error)")
+                        #expect(error.message.contains("PostgreSQL's timestamps"), "\(what) \(seconds): \(error)")
+                    }
+                }
+            }
+            #expect(try await store.count("Item") == 1)
+            let many = (0..<70_000).map { Int64($0) }
+            do throws(StoreError) {
+                _ = try await store.count(try EntityQuery("Item", where: "n IN %@", [many]))
+                Issue.record("70,000 values went through")
+            } catch {
+                #expect(error.kind == .unsupported && error.message.contains("65,535"), "\(error)")
+            }
+        }
+    }
+
     static func tables(_ store: PostgresPredicateStore, _ schema: String) async throws -> [String] {
         try await store.rows("SELECT tablename::text FROM pg_tables WHERE schemaname = \(FoldFunctionSQL.quoteLiteral(schema)) ORDER BY 1").compactMap { $0[0] }
     }

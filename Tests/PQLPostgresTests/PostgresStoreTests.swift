@@ -224,6 +224,21 @@ import Testing
         }
     }
 
+    /// JIT is off in PQL's sessions (LLVM compiling a long user predicate cannot be cancelled),
+    /// unless the URL's options set it.
+    @Test func sessionsRunWithoutJITUnlessTheURLSaysSo() async throws {
+        try await TestServer.withStore { _, schema in
+            let base = try TestServer.url()
+            let plain = try await PostgresPredicateStore(url: base, model: try StoreModel([]), schema: schema)
+            #expect(try await plain.rows("SELECT current_setting('jit')").first == ["off"])
+            await plain.close()
+            let url = base + (base.contains("?") ? "&" : "?") + "options=-c%20jit%3Don"
+            let chosen = try await PostgresPredicateStore(url: url, model: try StoreModel([]), schema: schema)
+            #expect(try await chosen.rows("SELECT current_setting('jit')").first == ["on"])
+            await chosen.close()
+        }
+    }
+
     @Test func aMissingServerIsATypedError() async throws {
         do throws(StoreError) {
             _ = try await PostgresPredicateStore(url: "postgres://nobody:x@127.0.0.1:1/none?sslmode=disable")
