@@ -110,7 +110,7 @@ struct FilterCommand: ParsableCommand {
         do {
             return try JSONDocument(bytes: [UInt8](data))
         } catch {
-            throw UserFacingError(text: "error: \(file ?? "standard input") is not a JSON array or JSON Lines: \(error)")
+            throw UserFacingError(text: "error: \(file ?? "standard input") is not valid JSON: \(error)\nhint: fix it there: pql reads a JSON array of objects, or JSON Lines (one object per line)")
         }
     }
 }

@@ -151,6 +151,10 @@ struct ImportCommandLineTests {
         let r = try PQLProcess.run(["import", store, inf, "--entity", "Inf"])
         #expect(r.status == 1)
         #expect(r.stderr.contains("inf.jsonl: JSON line 2, column 7: the number 1e400 is beyond the range of a double"), "\(r.stderr)")
+        // Queried in memory, the same file is the same error (it was infinity, printed as null, matching n > 1).
+        let q = try PQLProcess.run(["query", inf, "--where", "x > 1"])
+        #expect(q.status == 1 && q.stdout.isEmpty)
+        #expect(q.stderr.contains("inf.jsonl is not valid JSON: line 2, column 7: the number 1e400 is beyond the range of a double") && q.stderr.contains("hint:"), "\(q.stderr)")
         let neg = try Self.write("x\n1.5\n-1e400\n", "inf.csv", in: dir)
         #expect(try PQLProcess.run(["import", store, neg, "--entity", "InfCSV"]).status == 0)
         #expect(try PQLProcess.run(["query", store, "--entity", "InfCSV"]).stdout == "{\"x\":\"1.5\"}\n{\"x\":\"-1e400\"}\n")

@@ -301,7 +301,14 @@ public struct JSONReader {
         }
         let text = String(decoding: UnsafeBufferPointer(rebasing: b[start..<i]), as: UTF8.self)
         if exactNumbers { return try exactNumber(text, isInteger: !isDouble, at: start) }
-        return .double(Double(text) ?? (negative ? -.infinity : .infinity))
+        // Past the doubles (1e400) JSON has no value PQL could print back: infinity would come
+        // out as null, and pass `n > 1`. Refused, as the exact mode (imports) refuses it.
+        guard let d = Double(text), d.isFinite else { throw beyondDoubles(text, at: start) }
+        return .double(d)
+    }
+
+    private func beyondDoubles(_ text: String, at start: Int) -> JSONReadError {
+        fail("the number \(text.count > 48 ? String(text.prefix(45)) + "…" : text) is beyond the range of a double (±1.8e308)", at: start)
     }
 
     /// A number that is not a 64-bit integer, without rounding an integer or overflowing.
@@ -313,9 +320,7 @@ public struct JSONReader {
             }
             return .decimal(d)
         }
-        guard let d = Double(text), d.isFinite else {
-            throw fail("the number \(text.count > 48 ? String(text.prefix(45)) + "…" : text) is beyond the range of a double (±1.8e308)", at: start)
-        }
+        guard let d = Double(text), d.isFinite else { throw beyondDoubles(text, at: start) }
         return .double(d)
     }
 }

@@ -83,8 +83,8 @@ final class MemorySource: QuerySource {
             let document = try JSONDocument(bytes: [UInt8](data))
             return (document.values, [], document)
         } catch {
-            throw ReplError("\(url.lastPathComponent) is not a JSON array or JSON Lines: \(error)",
-                            hint: "pql opens SQLite databases, .json, .jsonl, .csv, .csv.zip and .plist files")
+            throw ReplError("\(url.lastPathComponent) is not valid JSON: \(error)",
+                            hint: "fix the file there: pql reads a JSON array of objects, or JSON Lines (one object per line)")
         }
     }
 
