@@ -1030,10 +1030,12 @@ struct InjectionStructureTests {
         #expect(Self.jsonValue("9223372036854775807") == .int(.max))
         #expect(Self.jsonValue("9223372036854775808") == .double(9_223_372_036_854_775_808))
         #expect(Self.jsonValue("123456789012345678901234567890") == .double(1.2345678901234568e29))
-        #expect(Self.jsonValue("1e999999") == .double(.infinity))
-        #expect(Self.jsonValue("-1e999999") == .double(-.infinity))
+        // Past the doubles is an error naming the number (no JSON value is infinity: it would
+        // print back as null); below them is 0.
+        #expect(Self.jsonError("1e999999")?.message.contains("beyond the range of a double") == true)
+        #expect(Self.jsonError("-1e999999")?.message.contains("beyond the range of a double") == true)
         #expect(Self.jsonValue("1e-999999") == .double(0))
-        #expect(Self.jsonValue("1" + String(repeating: "0", count: 100_000)) == .double(.infinity))
+        #expect(Self.jsonError("1" + String(repeating: "0", count: 100_000))?.message.contains("beyond the range of a double") == true)
         #expect(Self.jsonValue("0." + String(repeating: "0", count: 100_000) + "1") == .double(0))
         for bad in ["-", "--1", "01", "1.", ".5", "1e", "1e+", "+1", "0x10", "NaN", "Infinity", "1_000", "1.5.5", "١"] {
             #expect(Self.jsonError(bad) != nil, "\(bad)")
