@@ -52,6 +52,11 @@ enum GroupAggregateSQL {
     }
 
     /// The SQL of `operation` over `value` (of `kind`); `order` is the row key.
+    /// A boolean counts as 0 or 1 in a sum, as in memory.
+    private static func counted(_ x: String, _ kind: SQLKind) -> String {
+        kind == .boolean ? "(\(x))::integer" : x
+    }
+
     static func aggregate(_ operation: SharedSemantics.Aggregate.Operation, of value: String, kind: SQLKind,
                           order: String, functionSchema: String) throws(StoreError) -> String {
         let s = FoldFunctionSQL.quoteIdentifier(functionSchema)
@@ -65,16 +70,12 @@ enum GroupAggregateSQL {
         switch (operation, kind) {
         case (_, .null):
             return "NULL"
-        case (.sum, .integer), (.sumOperator, .integer):
-            return "(sum(\(x)))::bigint"
-        case (.sum, .boolean), (.sumOperator, .boolean):
-            return "(sum((\(x))::integer))::bigint"
+        case (.sum, .integer), (.sumOperator, .integer), (.sum, .boolean), (.sumOperator, .boolean):
+            return "(sum(\(counted(x, kind))))::bigint"
         case (.sum, .real), (.sumOperator, .real):
             return "CASE WHEN count(\(x)) > 0 THEN \(s).float_sum((\(x))::double precision ORDER BY \(order)) END"
-        case (.average, .integer), (.averageOperator, .integer):
-            return "CASE WHEN count(\(x)) > 0 THEN \(s).int_total_as_double(sum(\(x))) / count(\(x))::double precision END"
-        case (.average, .boolean), (.averageOperator, .boolean):
-            return "CASE WHEN count(\(x)) > 0 THEN \(s).int_total_as_double(sum((\(x))::integer)) / count(\(x))::double precision END"
+        case (.average, .integer), (.averageOperator, .integer), (.average, .boolean), (.averageOperator, .boolean):
+            return "CASE WHEN count(\(x)) > 0 THEN \(s).int_total_as_double(sum(\(counted(x, kind)))) / count(\(x))::double precision END"
         case (.average, .real), (.averageOperator, .real):
             return "CASE WHEN count(\(x)) > 0 THEN \(s).float_divide(\(s).float_sum((\(x))::double precision ORDER BY \(order)), count(\(x))::double precision) END"
         case (.sum, .string), (.sumOperator, .string), (.average, .string), (.averageOperator, .string),
