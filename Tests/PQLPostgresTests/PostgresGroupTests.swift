@@ -236,6 +236,11 @@ import Testing
                 let ok = try GroupQuery("Person", where: "city != 'nans'", groupBy: ["city"], select: select)
                 let memory = Self.exact(try ok.rows(in: objects, reader: PredicateValue.predicateReader))
                 #expect(Self.exact(try await postgres.fetch(ok)) == memory)
+                // NaN as a key: NaN equals NaN (NSNumber's isEqual:), so all NaNs are one group, in both.
+                let byScore = try GroupQuery("Person", groupBy: ["score"], select: ["n": "count:(city)", "lo": "min:(city)"])
+                let memoryGroups = Self.exact(try byScore.rows(in: objects, reader: PredicateValue.predicateReader))
+                #expect(memoryGroups.filter { $0.contains("score=double nan") } == [memoryGroups[0]] && memoryGroups[0].contains("n=int 2"), "\(memoryGroups)")
+                #expect(Self.exact(try await postgres.fetch(byScore)) == memoryGroups)
                 let nans = try GroupQuery("Person", where: "city == 'nans'", groupBy: ["city"], select: ["lo": "min:(score)"])
                 #expect(throws: PredicateEvaluationError.self) { try nans.rows(in: objects, reader: PredicateValue.predicateReader) }
                 do {
