@@ -41,6 +41,10 @@ extension PostgresPredicateStore {
         let statement = try builder.records()
         let sql = try postgresQuery(statement.compiled, typed: builder.typedBindings)
         let reader = try RowLayout(model: model, entity: query.entity, hasEntityColumn: statement.hasEntityColumn)
+        if let pinned {
+            try await forEachBatch(of: sql, through: pinned, entity: query.entity, reader: reader, size: size, body)
+            return
+        }
         try await withConnection("fetching \(query.entity)") { connection in
             var complete = false
             do {
@@ -60,6 +64,37 @@ extension PostgresPredicateStore {
                 throw error
             }
         }
+    }
+
+    /// In a transaction: the fetch through a cursor, `size` rows per `FETCH`, so that the
+    /// transaction's one connection is free between batches for the calls `body` makes (a
+    /// loop over ``records(matching:)`` that updates what it reads), and a stream left early
+    /// only closes its cursor.
+    private func forEachBatch(of sql: PostgresQuery, through pinned: PinnedConnection, entity: String, reader: RowLayout, size: Int,
+                              _ body: @escaping @Sendable ([StoreRecord]) async throws -> Void) async throws(StoreError) {
+        let cursor = pinned.cursorName()
+        let what = "fetching \(entity)"
+        try await withConnection(what) { connection in
+            try await connection.run(PostgresQuery(unsafeSQL: "DECLARE \(cursor) NO SCROLL CURSOR FOR \(sql.sql)", binds: sql.binds), logger: self.logger)
+        }
+        do {
+            while true {
+                let batch = try await withConnection(what) { connection in
+                    var records: [StoreRecord] = []
+                    records.reserveCapacity(size)
+                    for try await row in try await connection.query(PostgresQuery(unsafeSQL: "FETCH FORWARD \(size) FROM \(cursor)"), logger: self.logger) {
+                        records.append(try reader.record(row))
+                    }
+                    return records
+                }
+                if !batch.isEmpty { try await body(batch) }
+                if batch.count < size { break }
+            }
+        } catch {
+            await pinned.close(cursor, logger: logger)
+            throw ServerErrors.storeError(error, doing: what)
+        }
+        await pinned.close(cursor, logger: logger)
     }
 
     /// The keys of the records an `EntityQuery` matches, in its order: the cheapest fetch.

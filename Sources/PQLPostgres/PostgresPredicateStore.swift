@@ -19,7 +19,8 @@ import Synchronization
 /// the same rows as memory and SQLite, and `.unsupported` for what PostgreSQL cannot answer as PQL does;
 /// chosen properties, `Decodable` records and templates (``fetchProperties(_:_:distinct:)``,
 /// ``fetch(_:as:)``, ``fetch(template:variables:)``); updates and deletes, one object or a batch
-/// in one transaction (``batchUpdate(_:set:)``, ``batchDelete(_:)``), as the SQLite store does them.
+/// in one transaction (``batchUpdate(_:set:)``, ``batchDelete(_:)``), as the SQLite store does them;
+/// several calls as one transaction (`transaction(_:)`).
 ///
 /// Every call is `async` and cancellable: cancelling the calling task cancels the statement on
 /// the server (`pg_cancel_backend` from another connection), which then throws a
@@ -44,19 +45,23 @@ public final class PostgresPredicateStore: Sendable {
     /// model was given.
     public let skippedTables: [String: String]
 
-    private let state: Mutex<StoreModel>
+    /// Shared with the stores a `transaction(_:)` hands its body, whose imports may grow it.
+    private let state: SharedModel
     /// The `client.run()` task of a store opened from a URL; nil for a client the caller runs.
     private let runner: Task<Void, Never>?
     /// Backend process ids by connection, for `pg_cancel_backend`.
     private let backends = Mutex<[Int: Int32]>([:])
     let logger: Logger
+    /// The connection of the transaction this store's calls run in, for the store a
+    /// transaction hands its body; nil for a store that takes a pooled connection per call.
+    let pinned: PinnedConnection?
 
     /// The model the store uses (grown by imports that add entities or attributes).
     ///
     /// ```swift
     /// for entity in store.model.entities { print(entity.name, entity.attributes.map(\.name)) }
     /// ```
-    public var model: StoreModel { state.withLock { $0 } }
+    public var model: StoreModel { state.value.withLock { $0 } }
 
     /// Opens the database a connection URL names (see ``PostgresConnectionURL``: TCP or a
     /// unix-socket directory, `sslmode`), with `model`, or — when `model` is nil — the model
@@ -127,8 +132,21 @@ public final class PostgresPredicateStore: Sendable {
             let inferred = try await PostgresSchemaInference.model(client: client, schema: schema, logger: logger)
             opened = (inferred.model, inferred.skipped)
         }
-        self.state = Mutex(opened.0)
+        self.state = SharedModel(opened.0)
         self.skippedTables = opened.1
+        self.pinned = nil
+    }
+
+    /// The store a transaction's body gets: `store`'s client, schema and model, its calls on `connection`.
+    init(_ store: PostgresPredicateStore, pinnedTo connection: PinnedConnection) {
+        client = store.client
+        runner = nil
+        schema = store.schema
+        functionSchema = store.functionSchema
+        skippedTables = store.skippedTables
+        state = store.state
+        logger = store.logger
+        pinned = connection
     }
 
     deinit { runner?.cancel() }
@@ -145,48 +163,55 @@ public final class PostgresPredicateStore: Sendable {
         await runner.value
     }
 
-    func setModel(_ model: StoreModel) { state.withLock { $0 = model } }
+    func setModel(_ model: StoreModel) { state.value.withLock { $0 = model } }
 
     // MARK: running statements
 
-    /// Runs `body` on a pooled connection; cancelling the task cancels the statement running on
-    /// the server. Errors become `StoreError`s saying `what` failed.
+    /// Runs `body` on a pooled connection (in a transaction's store, on the transaction's, in a
+    /// savepoint); cancelling the task cancels the statement running on the server. Errors
+    /// become `StoreError`s saying `what` failed.
     func withConnection<T: Sendable>(_ what: String, _ body: (PostgresConnection) async throws -> T) async throws(StoreError) -> T {
         do {
-            return try await client.withConnection { connection in
-                let pid = try await self.backendID(connection)
-                let canceller = Mutex<Task<Void, Never>?>(nil)
-                let ended = StatementEnd()
-                let client = self.client
-                // A cancel request reaching an idle backend does nothing; the connection goes back to
-                // the pool only once the requests are answered, so they cannot stop another task's
-                // statement. PostgreSQL also drops a cancel that arrives while the backend reads the
-                // next message of the statement (between Parse and Execute, when it already shows
-                // as active): the request is repeated until the statement has ended.
-                do {
-                    let result = try await withTaskCancellationHandler {
-                        try await body(connection)
-                    } onCancel: {
-                        canceller.withLock {
-                            $0 = Task {
-                                while !ended.flag.withLock({ $0 }) {
-                                    _ = try? await client.query("SELECT pg_cancel_backend(\(pid))")
-                                    try? await Task.sleep(for: .milliseconds(250))
-                                }
-                            }
-                        }
-                    }
-                    ended.flag.withLock { $0 = true }
-                    await canceller.withLock { $0 }?.value
-                    return result
-                } catch {
-                    ended.flag.withLock { $0 = true }
-                    await canceller.withLock { $0 }?.value
-                    throw error
-                }
+            if let pinned {
+                return try await pinned.call(what, logger: logger) { connection in try await self.cancellable(on: connection, body) }
             }
+            return try await client.withConnection { connection in try await self.cancellable(on: connection, body) }
         } catch {
             throw ServerErrors.storeError(error, doing: what)
+        }
+    }
+
+    /// Runs `body` on `connection`, cancelling its statement on the server when the task is cancelled.
+    private nonisolated(nonsending) func cancellable<T: Sendable>(on connection: PostgresConnection, _ body: (PostgresConnection) async throws -> T) async throws -> T {
+        let pid = try await backendID(connection)
+        let canceller = Mutex<Task<Void, Never>?>(nil)
+        let ended = StatementEnd()
+        let client = self.client
+        // A cancel request reaching an idle backend does nothing; the connection goes back to
+        // the pool only once the requests are answered, so they cannot stop another task's
+        // statement. PostgreSQL also drops a cancel that arrives while the backend reads the
+        // next message of the statement (between Parse and Execute, when it already shows
+        // as active): the request is repeated until the statement has ended.
+        do {
+            let result = try await withTaskCancellationHandler {
+                try await body(connection)
+            } onCancel: {
+                canceller.withLock {
+                    $0 = Task {
+                        while !ended.flag.withLock({ $0 }) {
+                            _ = try? await client.query("SELECT pg_cancel_backend(\(pid))")
+                            try? await Task.sleep(for: .milliseconds(250))
+                        }
+                    }
+                }
+            }
+            ended.flag.withLock { $0 = true }
+            await canceller.withLock { $0 }?.value
+            return result
+        } catch {
+            ended.flag.withLock { $0 = true }
+            await canceller.withLock { $0 }?.value
+            throw error
         }
     }
 
@@ -224,9 +249,12 @@ public final class PostgresPredicateStore: Sendable {
         return pid
     }
 
-    /// Runs statements in one transaction on one connection (ROLLBACK when `body` throws).
+    /// Runs statements in one transaction on one connection (ROLLBACK when `body` throws); in a
+    /// transaction's store, in a savepoint of it, as the SQLite store's nested transactions.
     func transaction<T: Sendable>(_ what: String, _ body: (PostgresConnection) async throws -> T) async throws(StoreError) -> T {
-        try await withConnection(what) { connection in
+        // A transaction's store runs each call in a savepoint already.
+        if pinned != nil { return try await withConnection(what, body) }
+        return try await withConnection(what) { connection in
             try await connection.run("BEGIN", logger: self.logger)
             do {
                 let result = try await body(connection)

@@ -40,6 +40,8 @@ enum PostgresSchemaDDL {
         var create: String
         var foreignKeys: [String]
         var indexes: [String]
+        /// The names of `indexes`, in order.
+        var indexNames: [String]
     }
 
     static func tables(_ model: StoreModel, schema: String) throws(StoreError) -> [Table] {
@@ -80,17 +82,18 @@ enum PostgresSchemaDDL {
                 for group in e.uniqueness { indexes.append(("\(root.table)_\(group.map(columnOf).joined(separator: "_"))_unique", group.map(columnOf), true)) }
             }
             var made: Set<String> = []
-            var indexSQL: [String] = []
+            var indexSQL: [String] = [], indexNames: [String] = []
             for ix in indexes where made.insert(ix.name).inserted {
                 // PostgreSQL cuts names at 63 bytes; two cut names alike would make IF NOT EXISTS skip one.
                 guard ix.name.utf8.count <= 63 else {
                     throw StoreError(.invalidModel, "the index name '\(ix.name)' is longer than PostgreSQL's 63 bytes",
                                      hint: "shorten the entity or attribute names the index is named after")
                 }
+                indexNames.append(ix.name)
                 indexSQL.append("CREATE \(ix.unique ? "UNIQUE " : "")INDEX IF NOT EXISTS \(q(ix.name)) ON \(qualified(root.table)) (\(ix.columns.map(q).joined(separator: ", ")))")
             }
             out.append(Table(name: root.table, create: "CREATE TABLE \(qualified(root.table)) (\(defs.joined(separator: ", ")))",
-                             foreignKeys: foreignKeys, indexes: indexSQL))
+                             foreignKeys: foreignKeys, indexes: indexSQL, indexNames: indexNames))
         }
         return out
     }

@@ -1,0 +1,233 @@
+import PostgresNIO
+import PQL
+import PQLStore
+import Synchronization
+
+extension PostgresPredicateStore {
+    /// Runs `body` as one transaction on one connection: everything it wrote is kept if it
+    /// returns, nothing if it throws or its task is cancelled. `body` gets a store whose calls
+    /// run in the transaction (its reads see its own writes; other connections see nothing
+    /// until the commit).
+    ///
+    /// Each call inside runs in a savepoint of the transaction, so a call that fails (a
+    /// constraint, an overflow the predicate raises, a stream left early) leaves the
+    /// transaction as it was before that call, as on the SQLite store; `body` may catch the
+    /// error and go on. The calls share one connection and take turns on it (calls of
+    /// `async let`s or child tasks run one after another); ``records(matching:)`` reads through
+    /// a cursor, a batch per turn, so a loop over its records may make other calls. Calling
+    /// `transaction(_:)` on the store `body` gets nests a savepoint. The store
+    /// `body` gets must not be kept: after the transaction, its calls throw a `StoreError` of
+    /// kind `StoreError.Kind.unsupported`.
+    ///
+    /// This overload is for bodies that throw only `StoreError` (write them
+    /// `{ (tx) throws(StoreError) in … }`); a body that throws errors of its own gets the
+    /// generic overload, which passes them through unchanged.
+    ///
+    /// ```swift
+    /// let moved = try await store.transaction { (tx) throws(StoreError) in
+    ///     let n = try await tx.batchDelete(try EntityQuery("Draft", where: "age > 30"))
+    ///     _ = try await tx.insert("Log", ["text": .string("deleted \(n) drafts")])
+    ///     return n
+    /// }
+    /// ```
+    public func transaction<T: Sendable>(_ body: (PostgresPredicateStore) async throws(StoreError) -> T) async throws(StoreError) -> T {
+        do {
+            return try await runTransaction { (tx) async throws -> T in try await body(tx) }
+        } catch {
+            throw ServerErrors.storeError(error, doing: "the transaction")
+        }
+    }
+
+    /// Runs `body` as one transaction, letting it throw errors of its own: everything it wrote
+    /// is kept if it returns, nothing if it throws or its task is cancelled (see
+    /// the overload for bodies that throw only `StoreError`, for the store `body` gets and its rules).
+    ///
+    /// The call throws untyped: an error `body` throws comes out unchanged, after the
+    /// rollback; a failure of the store's own (the commit, a call inside `body` that `body`
+    /// lets through) is a `StoreError`.
+    ///
+    /// ```swift
+    /// struct OutOfStock: Error {}
+    /// try await store.transaction { tx in
+    ///     let item = try await tx.fetch(try EntityQuery("Item", where: "sku == %@", "A-1"))[0]
+    ///     let stock = item["stock"]?.intValue ?? 0
+    ///     if stock == 0 { throw OutOfStock() }   // nothing written
+    ///     try await tx.update("Item", id: item.id, ["stock": .int(Int64(stock - 1))])
+    /// }
+    /// ```
+    public func transaction<T: Sendable, Failure: Error>(_ body: (PostgresPredicateStore) async throws(Failure) -> T) async throws -> T {
+        let thrown = Mutex<Failure?>(nil)
+        do {
+            return try await runTransaction { (tx) async throws -> T in
+                do throws(Failure) { return try await body(tx) } catch {
+                    thrown.withLock { $0 = error }
+                    throw error
+                }
+            }
+        } catch {
+            if let thrown = thrown.withLock({ $0 }) { throw thrown }
+            throw ServerErrors.storeError(error, doing: "the transaction")
+        }
+    }
+
+    /// BEGIN, `body`, COMMIT on a connection of the pool (a savepoint in a transaction's
+    /// store); ROLLBACK, and the model as it was, when anything throws or the task is cancelled.
+    private func runTransaction<T: Sendable>(_ body: (PostgresPredicateStore) async throws -> T) async throws -> T {
+        let before = model
+        do {
+            if let pinned {
+                let name = try await pinned.exclusive("starting a nested transaction", logger: logger) { c in try await pinned.savepoint(on: c, logger: self.logger) }
+                do {
+                    let result = try await body(self)
+                    try await pinned.exclusive("ending a nested transaction", logger: logger) { c in try await pinned.release(name, on: c, logger: self.logger) }
+                    return result
+                } catch {
+                    await pinned.rollback(to: name, logger: logger)
+                    throw error
+                }
+            }
+            return try await client.withConnection { connection in
+                let pin = PinnedConnection(connection)
+                defer { pin.end() }
+                try await connection.run("BEGIN", logger: self.logger)
+                do {
+                    let result = try await body(PostgresPredicateStore(self, pinnedTo: pin))
+                    // A task cancelled while its body ran keeps nothing, even when the body
+                    // caught the cancellation of its last call.
+                    if Task.isCancelled {
+                        throw StoreError(.cancelled, "the transaction was cancelled; nothing of it was written", hint: "the task running it was cancelled")
+                    }
+                    try await pin.exclusive("committing the transaction", logger: self.logger) { c in try await c.run("COMMIT", logger: self.logger) }
+                    return result
+                } catch {
+                    await pin.rollback(logger: self.logger)
+                    throw error
+                }
+            }
+        } catch {
+            if model != before { setModel(before) }
+            throw error
+        }
+    }
+}
+
+/// The one connection of a transaction, with its state: open until the transaction ends,
+/// busy while a call runs on it.
+final class PinnedConnection: Sendable {
+    private let raw: PostgresConnection
+    private struct State {
+        var open = true
+        var busy = false
+        /// Calls waiting for the connection, in the order they came.
+        var waiting: [CheckedContinuation<Void, Never>] = []
+        /// Numbers for savepoint and cursor names.
+        var names = 0
+    }
+    private let state = Mutex(State())
+
+    init(_ connection: PostgresConnection) { raw = connection }
+
+    /// Closes the transaction to later calls: its connection goes back to the pool.
+    func end() { state.withLock { $0.open = false } }
+
+    /// Runs `body` on the connection, in a savepoint: a failure rolls back to it, so the
+    /// transaction stays usable (PostgreSQL otherwise refuses every statement after an error
+    /// until the end of the transaction).
+    func call<T: Sendable>(_ what: String, logger: Logger, _ body: (PostgresConnection) async throws -> T) async throws -> T {
+        try await exclusive(what, logger: logger) { connection in
+            let name = try await savepoint(on: connection, logger: logger)
+            do {
+                let result = try await body(connection)
+                try await release(name, on: connection, logger: logger)
+                return result
+            } catch {
+                await Self.undo("ROLLBACK TO SAVEPOINT \(name)", on: connection, logger: logger)
+                throw error
+            }
+        }
+    }
+
+    /// Runs `body` with the connection to itself (after the calls before it, which hold it for
+    /// one statement each: a stream reads through a cursor, batch by batch), or throws when the
+    /// transaction has ended.
+    func exclusive<T: Sendable>(_ what: String, logger: Logger, _ body: (PostgresConnection) async throws -> T) async throws -> T {
+        try await acquire(what)
+        defer { relinquish() }
+        return try await body(raw)
+    }
+
+    private func acquire(_ what: String) async throws(StoreError) {
+        let ended = StoreError(.unsupported, "\(what) used the store of a transaction that has ended",
+                               hint: "make the transaction's calls inside its body, and other calls on the store itself")
+        guard state.withLock({ $0.open }) else { throw ended }
+        await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
+            let ready = state.withLock { s in
+                if s.busy { s.waiting.append(c); return false }
+                s.busy = true
+                return true
+            }
+            if ready { c.resume() }
+        }
+        if !state.withLock({ $0.open }) {
+            relinquish()
+            throw ended
+        }
+    }
+
+    /// Hands the connection to the next waiting call, if any.
+    private func relinquish() {
+        let next = state.withLock { s -> CheckedContinuation<Void, Never>? in
+            if s.waiting.isEmpty { s.busy = false; return nil }
+            return s.waiting.removeFirst()   // busy stays: the connection passes to it
+        }
+        next?.resume()
+    }
+
+    func savepoint(on connection: PostgresConnection, logger: Logger) async throws -> String {
+        let name = "pql_savepoint_\(state.withLock { s in s.names += 1; return s.names })"
+        try await connection.run(PostgresQuery(unsafeSQL: "SAVEPOINT \(name)"), logger: logger)
+        return name
+    }
+
+    func cursorName() -> String { "pql_cursor_\(state.withLock { s in s.names += 1; return s.names })" }
+
+    /// Closes a cursor of a stream that ended or was left (nothing to do once the transaction has ended).
+    func close(_ cursor: String, logger: Logger) async {
+        _ = try? await exclusive("closing a cursor", logger: logger) { c in
+            await Self.undo("CLOSE \(cursor)", on: c, logger: logger)
+        }
+    }
+
+    func release(_ name: String, on connection: PostgresConnection, logger: Logger) async throws {
+        try await connection.run(PostgresQuery(unsafeSQL: "RELEASE SAVEPOINT \(name)"), logger: logger)
+    }
+
+    /// Undoes a nested transaction (nothing to do once the whole transaction has ended).
+    func rollback(to name: String, logger: Logger) async {
+        _ = try? await exclusive("rolling back a nested transaction", logger: logger) { c in
+            await Self.undo("ROLLBACK TO SAVEPOINT \(name)", on: c, logger: logger)
+        }
+    }
+
+    /// Undoes the whole transaction, whatever call was interrupted.
+    func rollback(logger: Logger) async {
+        await Self.undo("ROLLBACK", on: raw, logger: logger)
+    }
+
+    /// Runs an undoing statement in a task of its own (the caller's may be cancelled, and this
+    /// must run), twice if need be: a cancel request repeated for the statement before (see
+    /// `withConnection`) may stop the first.
+    private static func undo(_ sql: String, on connection: PostgresConnection, logger: Logger) async {
+        await Task {
+            if (try? await connection.run(PostgresQuery(unsafeSQL: sql), logger: logger)) == nil {
+                try? await connection.run(PostgresQuery(unsafeSQL: sql), logger: logger)
+            }
+        }.value
+    }
+}
+
+/// The model of a store and of the stores its transactions hand their bodies.
+final class SharedModel: Sendable {
+    let value: Mutex<StoreModel>
+    init(_ model: StoreModel) { value = Mutex(model) }
+}
