@@ -15,11 +15,14 @@ import PQLStore
 struct QueryBenchmark {
     var n = 1_000_000
     var runs = 5
+    /// `--keep`: leave the schema (data and indexes) in the database, to explain plans by hand.
+    var keep = false
 
     static func parse(_ arguments: [String]) -> QueryBenchmark {
         var b = QueryBenchmark()
         var rest = arguments[...]
         while let flag = rest.popFirst() {
+            if flag == "--keep" { b.keep = true; continue }
             guard let value = rest.popFirst(), let number = Int(value) else { fatalError("\(flag) needs a number") }
             switch flag {
             case "--n": b.n = number
@@ -156,7 +159,7 @@ struct QueryBenchmark {
                                     pqlSQL: try store.sql(for: query).sql, plan: plan))
                 }
             }
-            try await execute("DROP SCHEMA $schema CASCADE")
+            if keep { log("kept the schema \(schema)") } else { try await execute("DROP SCHEMA $schema CASCADE") }
             await store.close()
             return report(rows, importSeconds: importSeconds)
         } catch {

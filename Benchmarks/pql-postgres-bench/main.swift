@@ -1,5 +1,5 @@
 // PQLPostgres in release builds, on the server PQL_POSTGRES_URL names:
-//   scripts/postgres run -- swift run -c release pql-postgres-bench queries [--n N] [--runs R]
+//   scripts/postgres run -- swift run -c release pql-postgres-bench queries [--n N] [--runs R] [--keep]
 //   scripts/postgres run -- swift run -c release pql-postgres-bench copy [nycflights13 directory]
 // `queries`: P1–P8 of the anchors through PostgresPredicateStore beside hand-written SQL on
 // the same server and connection pool, without and with indexes (QueryBenchmark.swift).
@@ -17,6 +17,6 @@ case "queries":
 case "copy":
     try await copyBenchmark(url: url, data: arguments.count > 1 ? arguments[1] : "Sources/PQLDemo/Resources/nycflights13")
 default:
-    FileHandle.standardError.write(Data("usage: pql-postgres-bench queries [--n N] [--runs R] | copy [nycflights13 directory]\n".utf8))
+    FileHandle.standardError.write(Data("usage: pql-postgres-bench queries [--n N] [--runs R] [--keep] | copy [nycflights13 directory]\n".utf8))
     exit(2)
 }

@@ -50,7 +50,8 @@ enum FoldFunctionSQL {
             let map = quoteLiteral("{" + entries.joined(separator: ",") + "}")
             let normalForm = f.diacriticInsensitive ? "NFD" : "NFC"
             let ascii = f.caseInsensitive ? #"lower(t COLLATE "C")"# : "t"
-            return inlinable(f.name, schema: s, returns: "text", ascii: ascii, latin1: latin1(f, ascii: ascii),
+            let latin = (f.diacriticInsensitive ? latin1Decomposed(f) : nil) ?? latin1(f, ascii: ascii)
+            return inlinable(f.name, schema: s, returns: "text", ascii: ascii, latin1: latin,
                              slow: characterMap(map, over: "normalize(t, \(normalForm))", result: "normalize(mapped, NFC)"))
         }.flatMap { $0 }
     }
@@ -115,6 +116,53 @@ enum FoldFunctionSQL {
         let translated = Set((from + deleted).unicodeScalars)
         if replaced.contains(where: { $0.1.unicodeScalars.contains(where: translated.contains) }) { return nil }
         var expression = ascii
+        for (c, r) in replaced { expression = "replace(\(expression), \(quoteLiteral(String(c))), \(quoteLiteral(r)))" }
+        if !(from + deleted).isEmpty {
+            expression = "translate(\(expression), \(quoteLiteral(from + deleted)), \(quoteLiteral(to)))"
+        }
+        return expression
+    }
+
+    /// For `[d]` and `[cd]`, a cheaper form of ``latin1(_:ascii:)``: PostgreSQL's own NFD
+    /// (`normalize`, in C) splits each accented letter into an ASCII letter and one of seven
+    /// marks, so `translate` searches a list of about fifteen scalars (the marks, deleted, and
+    /// the letters without a decomposition: æ, ø, ß, þ…) instead of sixty for each character.
+    /// 182,202 Latin-1 names: 516 ms → 176 ms for the translation. The text then holds no mark
+    /// (each is deleted), so it needs no composition afterwards. Checked here for every
+    /// Latin-1 scalar against `StringFolding`; nil (the plain form) if any differs.
+    static func latin1Decomposed(_ f: Function) -> String? {
+        guard f.diacriticInsensitive else { return nil }
+        var map: [Unicode.Scalar: String] = [:]
+        for m in f.single { map[m.from] = String(Character(m.to)) }
+        for u in f.deleted { map[u] = "" }
+        for m in f.multiple { map[m.from] = m.to }
+        func foldOne(_ u: Unicode.Scalar) -> String {
+            if u.isASCII { return f.caseInsensitive ? String(Character(u)).lowercased() : String(Character(u)) }
+            return map[u] ?? String(Character(u))
+        }
+        var seen: Set<Unicode.Scalar> = []
+        var from = "", to = "", deleted = "", replaced: [(Character, String)] = []
+        for v in UInt32(0x01)...0xFF {
+            let u = Unicode.Scalar(v)!
+            let parts = String(Character(u)).decomposedStringWithCanonicalMapping.unicodeScalars
+            let folded = parts.map(foldOne).joined()
+            // The scalar's fold through this path must be PQL's, with no mark left to compose.
+            guard folded == StringFolding.fold(String(Character(u)), caseInsensitive: f.caseInsensitive, diacriticInsensitive: true),
+                  !folded.unicodeScalars.contains(where: { $0.properties.canonicalCombiningClass != .notReordered || $0.properties.generalCategory == .nonspacingMark })
+            else { return nil }
+            for p in parts where !p.isASCII && seen.insert(p).inserted {
+                let r = foldOne(p)
+                guard r != String(Character(p)) else { continue }
+                switch r.unicodeScalars.count {
+                case 0: deleted.unicodeScalars.append(p)
+                case 1: from.unicodeScalars.append(p); to += r
+                default: replaced.append((Character(p), r))
+                }
+            }
+        }
+        let translated = Set((from + deleted).unicodeScalars)
+        if replaced.contains(where: { $0.1.unicodeScalars.contains(where: translated.contains) }) { return nil }
+        var expression = f.caseInsensitive ? #"lower(normalize(t, NFD) COLLATE "C")"# : "normalize(t, NFD)"
         for (c, r) in replaced { expression = "replace(\(expression), \(quoteLiteral(String(c))), \(quoteLiteral(r)))" }
         if !(from + deleted).isEmpty {
             expression = "translate(\(expression), \(quoteLiteral(from + deleted)), \(quoteLiteral(to)))"

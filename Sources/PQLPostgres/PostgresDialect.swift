@@ -30,6 +30,7 @@ struct PostgresDialect: SQLDialect {
         case .max: return "max"
         case .coalesce: return "coalesce"
         case .substring: return "substr"
+        case .firstScalar: return "ascii"   // the code point in a UTF8 database
         case .sum: return "sum"
         case .average: return "avg"
         case .normalizeNFC: return "normalize"

@@ -55,9 +55,17 @@ import Testing
         }
     }
 
-    /// Text of Latin-1 scalars takes `translate` instead of the loop (`FoldFunctionSQL.latin1`),
-    /// which is exact only if such text folds scalar by scalar: every pair says so.
+    /// Text of Latin-1 scalars takes `translate` instead of the loop (`FoldFunctionSQL.latin1`;
+    /// for `[d]` and `[cd]` over PostgreSQL's NFD, `latin1Decomposed`), which is exact only if
+    /// such text folds scalar by scalar: every pair says so.
     @Test func foldsLatin1TextAsPQLDoes() async throws {
+        // The decomposed form was generated (not its fallback), with its short list.
+        for name in ["fold_d", "fold_cd"] {
+            let f = try #require(FoldFunctionSQL.functions.first { $0.name == name })
+            let sql = try #require(FoldFunctionSQL.latin1Decomposed(f))
+            #expect(sql.contains("normalize(t, NFD)") && sql.unicodeScalars.count < 120, "\(sql)")
+        }
+        #expect(FoldFunctionSQL.latin1Decomposed(try #require(FoldFunctionSQL.functions.first { $0.name == "fold_c" })) == nil)
         var strings: [String] = []
         for a in UInt32(0x20)...0xFF {
             for b in UInt32(0x20)...0xFF where a >= 0x80 || b >= 0x80 {

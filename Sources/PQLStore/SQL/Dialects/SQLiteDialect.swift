@@ -28,6 +28,7 @@ struct SQLiteDialect: SQLDialect {
         case .max: return "max"
         case .coalesce: return "coalesce"
         case .substring: return "substr"
+        case .firstScalar: return "unicode"
         case .sum: return "sum"
         case .average: return "avg"
         // Written only in native-only mode, which SQLite (with PQL's functions) never uses.

@@ -140,6 +140,9 @@ package enum SQLFunction: Hashable {
     case aggregate(SharedSemantics.Aggregate.Operation)
     /// SQL's own.
     case min, max, coalesce, substring
+    /// The code point of a text's first scalar (0 for empty text): PostgreSQL's `ascii`,
+    /// SQLite's `unicode`.
+    case firstScalar
     /// SQL's own sum and average of numbers (native-only mode: `@sum`, `@avg` of attributes
     /// that are never nil), and Unicode NFC normalisation (for LIKE, which matches NFC text).
     case sum, average, normalizeNFC
@@ -176,7 +179,7 @@ package enum SQLFunction: Hashable {
         case .compare, .between, .search, .prefixCaseInsensitive, .builtin, .cast, .values, .aggregate: return true
         // A nil argument, a 64-bit overflow, a date beyond the database's range.
         case .requireValue, .integerArithmetic, .dateShift: return true
-        case .fold, .decided, .min, .max, .coalesce, .substring, .sum, .average, .normalizeNFC, .booleanAsInteger: return false
+        case .fold, .decided, .min, .max, .coalesce, .substring, .firstScalar, .sum, .average, .normalizeNFC, .booleanAsInteger: return false
         case .realArithmetic, .asReal, .dateDifference, .utf16Length, .uppercase, .lowercase, .regexMatch, .exactNumberComparison: return false
         }
     }
