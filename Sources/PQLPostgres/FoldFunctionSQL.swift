@@ -51,7 +51,7 @@ enum FoldFunctionSQL {
             let normalForm = f.diacriticInsensitive ? "NFD" : "NFC"
             let ascii = f.caseInsensitive ? #"lower(t COLLATE "C")"# : "t"
             let latin = (f.diacriticInsensitive ? latin1Decomposed(f) : nil) ?? latin1(f, ascii: ascii)
-            return inlinable(f.name, schema: s, returns: "text", ascii: ascii, latin1: latin,
+            return inlinable(f.name, schema: s, returns: "text", ascii: ascii, latin1: latin, latinExtended: latinExtended(f),
                              slow: characterMap(map, over: "normalize(t, \(normalForm))", result: "normalize(mapped, NFC)"))
         }.flatMap { $0 }
     }
@@ -64,12 +64,14 @@ enum FoldFunctionSQL {
     ///
     /// `latin1`, when given, is the result for text of scalars U+0001...U+00FF that is not
     /// ASCII (most accented names of Western Europe and the Americas), also inlined: without it
-    /// such text calls `name_slow` too.
+    /// such text calls `name_slow` too. `latinExtended`, likewise, for the other text of
+    /// ``latinExtendedScalars`` (Central European, Turkish, Vietnamese).
     static func inlinable(_ name: String, schema s: String, returns type: String, ascii: String,
-                          latin1: String? = nil, slow: String, language: String = "plpgsql") -> [String] {
+                          latin1: String? = nil, latinExtended: String? = nil, slow: String, language: String = "plpgsql") -> [String] {
         // E'' so that the pattern's backslashes reach the regex engine whatever
         // standard_conforming_strings says.
-        let latin1Branch = latin1.map { #" WHEN t !~ E'[^\\x01-\\xff]' THEN "# + $0 } ?? ""
+        let latin1Branch = (latin1.map { #" WHEN t !~ E'[^\\x01-\\xff]' THEN "# + $0 } ?? "")
+            + (latinExtended.map { " WHEN t !~ \(latinExtendedPattern) THEN " + $0 } ?? "")
         return [
             """
             CREATE OR REPLACE FUNCTION \(s).\(name)_slow(t text) RETURNS \(type)
@@ -127,36 +129,75 @@ enum FoldFunctionSQL {
     /// (`normalize`, in C) splits each accented letter into an ASCII letter and one of seven
     /// marks, so `translate` searches a list of about fifteen scalars (the marks, deleted, and
     /// the letters without a decomposition: æ, ø, ß, þ…) instead of sixty for each character.
-    /// 182,202 Latin-1 names: 516 ms → 176 ms for the translation. The text then holds no mark
-    /// (each is deleted), so it needs no composition afterwards. Checked here for every
-    /// Latin-1 scalar against `StringFolding`; nil (the plain form) if any differs.
+    /// 182,202 Latin-1 names: 516 ms → 176 ms for the translation. See ``decomposed(_:over:)``.
     static func latin1Decomposed(_ f: Function) -> String? {
-        guard f.diacriticInsensitive else { return nil }
+        f.diacriticInsensitive ? decomposed(f, over: [0x01...0xFF]) : nil
+    }
+
+    /// The scalars of the extended-Latin branch (``latinExtended``): Latin-1, Latin
+    /// Extended-A, pinyin's vowels with tones and Romanian's Ș and Ț from Latin Extended-B,
+    /// Latin Extended Additional (Vietnamese); and the pattern of a text holding anything else.
+    /// The rest of Latin Extended-B (African and phonetic letters) would double the list
+    /// `translate` searches for every character.
+    static let latinExtendedScalars: [ClosedRange<UInt32>] = [0x01...0x17F, 0x1CD...0x1DC, 0x218...0x21B, 0x1E00...0x1EFF]
+    static let latinExtendedPattern = #"E'[^\\x01-\\u017f\\u01cd-\\u01dc\\u0218-\\u021b\\u1e00-\\u1eff]'"#
+
+    /// The fold of text of ``latinExtendedScalars`` (Polish, Czech, Turkish, Romanian,
+    /// Vietnamese… names), which would otherwise take the PL/pgSQL loop (6 µs a name):
+    /// ``decomposed(_:over:)`` over them. nil when some scalar of the range folds otherwise.
+    static func latinExtended(_ f: Function) -> String? { decomposed(f, over: latinExtendedScalars) }
+
+    /// The fold of text whose scalars lie in `ranges`, through PostgreSQL's NFD: the text
+    /// decomposed (`normalize`, in C), its ASCII letters lowered (`[c]`), the other scalars of
+    /// the decomposition mapped by `translate` and `replace` (the marks deleted under `[d]`),
+    /// and under `[c]` alone composed again (NFC), as PQL's fold composes. The list `translate`
+    /// searches for each character holds only the non-ASCII scalars of the decompositions
+    /// that change. Exact because such text folds scalar by scalar: each scalar's
+    /// decomposition begins with a letter that nothing before it composes with, and its marks
+    /// follow it in canonical order; checked here for every scalar of `ranges` against
+    /// `StringFolding` (nil if any differs), and pairwise on the server by FoldFunctionTests.
+    static func decomposed(_ f: Function, over ranges: [ClosedRange<UInt32>]) -> String? {
         var map: [Unicode.Scalar: String] = [:]
         for m in f.single { map[m.from] = String(Character(m.to)) }
         for u in f.deleted { map[u] = "" }
         for m in f.multiple { map[m.from] = m.to }
         func foldOne(_ u: Unicode.Scalar) -> String {
-            if u.isASCII { return f.caseInsensitive ? String(Character(u)).lowercased() : String(Character(u)) }
-            return map[u] ?? String(Character(u))
+            var s = String.UnicodeScalarView()
+            if u.isASCII {
+                s.append(f.caseInsensitive && u.properties.isUppercase ? Unicode.Scalar(u.value + 0x20)! : u)
+                return String(s)
+            }
+            if let m = map[u] { return m }
+            s.append(u)
+            return String(s)
+        }
+        func isMark(_ u: Unicode.Scalar) -> Bool {
+            u.properties.canonicalCombiningClass != .notReordered || u.properties.generalCategory == .nonspacingMark
         }
         var seen: Set<Unicode.Scalar> = []
         var from = "", to = "", deleted = "", replaced: [(Character, String)] = []
-        for v in UInt32(0x01)...0xFF {
-            let u = Unicode.Scalar(v)!
-            let parts = String(Character(u)).decomposedStringWithCanonicalMapping.unicodeScalars
-            let folded = parts.map(foldOne).joined()
-            // The scalar's fold through this path must be PQL's, with no mark left to compose.
-            guard folded == StringFolding.fold(String(Character(u)), caseInsensitive: f.caseInsensitive, diacriticInsensitive: true),
-                  !folded.unicodeScalars.contains(where: { $0.properties.canonicalCombiningClass != .notReordered || $0.properties.generalCategory == .nonspacingMark })
-            else { return nil }
-            for p in parts where !p.isASCII && seen.insert(p).inserted {
-                let r = foldOne(p)
-                guard r != String(Character(p)) else { continue }
-                switch r.unicodeScalars.count {
-                case 0: deleted.unicodeScalars.append(p)
-                case 1: from.unicodeScalars.append(p); to += r
-                default: replaced.append((Character(p), r))
+        for range in ranges {
+            for v in range {
+                guard let u = Unicode.Scalar(v) else { continue }
+                var one = String.UnicodeScalarView()
+                one.append(u)
+                let parts = String(one).decomposedStringWithCanonicalMapping.unicodeScalars
+                var folded = parts.map(foldOne).joined()
+                if !f.diacriticInsensitive { folded = folded.precomposedStringWithCanonicalMapping }
+                // The scalar's fold through this path must be PQL's; under [d], with no mark
+                // left that could compose with what follows.
+                guard folded.unicodeScalars.elementsEqual(StringFolding.fold(String(one), caseInsensitive: f.caseInsensitive,
+                                                                             diacriticInsensitive: f.diacriticInsensitive).unicodeScalars),
+                      !f.diacriticInsensitive || !folded.unicodeScalars.contains(where: isMark)
+                else { return nil }
+                for p in parts where !p.isASCII && seen.insert(p).inserted {
+                    let r = foldOne(p)
+                    guard !r.unicodeScalars.elementsEqual([p]) else { continue }
+                    switch r.unicodeScalars.count {
+                    case 0: deleted.unicodeScalars.append(p)
+                    case 1: from.unicodeScalars.append(p); to += r
+                    default: replaced.append((Character(p), r))
+                    }
                 }
             }
         }
@@ -167,7 +208,7 @@ enum FoldFunctionSQL {
         if !(from + deleted).isEmpty {
             expression = "translate(\(expression), \(quoteLiteral(from + deleted)), \(quoteLiteral(to)))"
         }
-        return expression
+        return f.diacriticInsensitive ? expression : "normalize(\(expression), NFC)"
     }
 
     /// A PL/pgSQL body that maps each character of `input` (an expression of `t`) through the

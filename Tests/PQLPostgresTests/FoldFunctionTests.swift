@@ -79,6 +79,41 @@ import Testing
         }
     }
 
+    /// Text of extended Latin takes `FoldFunctionSQL.latinExtended` (NFD, a short `translate`):
+    /// every scalar of its range beside every other kind of neighbour, and random names of it.
+    @Test func foldsExtendedLatinTextAsPQLDoes() async throws {
+        for f in FoldFunctionSQL.functions {
+            let sql = try #require(FoldFunctionSQL.latinExtended(f), "\(f.name)")
+            // Short lists for translate to search (all of Latin Extended-B made it 330 scalars).
+            #expect(sql.unicodeScalars.count < 240, "\(sql)")
+        }
+        let range = FoldFunctionSQL.latinExtendedScalars.flatMap { $0 }.compactMap(Unicode.Scalar.init).filter { !$0.isASCII }
+        // Each scalar after and before a letter, a Latin-1 letter and a scalar of the range
+        // that decomposes (marks of neighbours must not meet).
+        var strings: [String] = []
+        let neighbours: [Unicode.Scalar] = ["a", "Z", "\u{C5}", "\u{E9}", "\u{1EAF}", "\u{141}", "\u{130}", "\u{1E9E}", "\u{DF}"]
+        for u in range {
+            for n in neighbours {
+                strings.append(String(String.UnicodeScalarView([n, u])))
+                strings.append(String(String.UnicodeScalarView([u, n, u])))
+            }
+        }
+        var random = SeededSplitMix64(seed: 0x1A71_E87D)
+        for _ in 0..<4000 {
+            var scalars = String.UnicodeScalarView()
+            for _ in 0..<Int.random(in: 1...10, using: &random) {
+                scalars.append(Bool.random(using: &random) ? Unicode.Scalar(UInt8.random(in: 0x41...0x7A, using: &random))
+                                                          : range[Int.random(in: 0..<range.count, using: &random)])
+            }
+            strings.append(String(scalars))
+        }
+        strings += ["Łukasz", "Thắng", "Nguyệt", "İbrahim", "Şule", "Ştefan", "Țara", "Dvořák", "Ǚ", "ŉ", "ẞtraße", "ĲSSEL"]
+        try await TestServer.withStore { store, schema in
+            try await store.installFunctions()
+            try await compare(strings, in: store, schema: schema)
+        }
+    }
+
     @Test func foldsRandomUnicodeTextAsPQLDoes() async throws {
         var random = SeededSplitMix64(seed: 0x5EED_F01D)
         // Scalars from the scripts and forms folding treats specially, with marks to combine.
