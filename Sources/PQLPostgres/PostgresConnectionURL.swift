@@ -38,6 +38,15 @@ public struct PostgresConnectionURL: Sendable, Hashable {
     /// Settings the server applies to every session of this URL (from `options` and
     /// `application_name`), such as `statement_timeout`.
     public var serverSettings: [String: String]
+    /// Settings PQL gives each session unless `serverSettings` sets them: `jit=off` (see
+    /// `configuration()`). A store opened from a URL leaves out one the server does not know
+    /// (an engine that speaks PostgreSQL's protocol without its JIT) and connects again.
+    ///
+    /// ```swift
+    /// var url = try PostgresConnectionURL("postgres://app@db/shop")
+    /// url.sessionDefaults = [:]   // the server's own jit setting
+    /// ```
+    public var sessionDefaults: [String: String] = ["jit": "off"]
 
     /// Reads `text`; a malformed URL is a `StoreError` of kind `StoreError.Kind.server` saying which part is wrong.
     ///
@@ -138,8 +147,7 @@ public struct PostgresConnectionURL: Sendable, Hashable {
     /// nor `pg_terminate_backend` reaches it. Without JIT the same statement takes 1 s and
     /// stops when asked. PQL's statements are filters, which JIT rarely speeds up.
     private var startupParameters: [(String, String)] {
-        var settings = serverSettings
-        if settings["jit"] == nil { settings["jit"] = "off" }
+        let settings = serverSettings.merging(sessionDefaults) { given, _ in given }
         return settings.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
     }
 

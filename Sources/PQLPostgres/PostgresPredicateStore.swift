@@ -76,17 +76,32 @@ public final class PostgresPredicateStore: Sendable {
     /// ```
     public convenience init(url: String, model: StoreModel? = nil, schema: String = "public",
                             functionSchema: String = "pql") async throws(StoreError) {
-        let parsed = try PostgresConnectionURL(url)
+        try await self.init(connectingTo: try PostgresConnectionURL(url), shown: PostgresConnectionURL.redacted(url),
+                            model: model, schema: schema, functionSchema: functionSchema)
+    }
+
+    /// Opens `parsed` (``init(url:model:schema:functionSchema:)``), `shown` in messages.
+    convenience init(connectingTo parsed: PostgresConnectionURL, shown: String, model: StoreModel?, schema: String,
+                     functionSchema: String) async throws(StoreError) {
+        var parsed = parsed
         var logger = Logger(label: "PQLPostgres")
         logger.logLevel = .critical
         // One connection first: a server that is down or refuses the login is reported now,
-        // where the pool would retry with backoff.
-        let probeConfiguration = try parsed.connectionConfiguration()
-        do {
-            let probe = try await PostgresConnection.connect(configuration: probeConfiguration, id: 0, logger: logger)
-            try await probe.close()
-        } catch {
-            throw ServerErrors.storeError(error, doing: "connecting to \(PostgresConnectionURL.redacted(url))")
+        // where the pool would retry with backoff. A session default the server does not know
+        // (an engine without PostgreSQL's jit) is left out, and the connection tried again.
+        while true {
+            do {
+                let probe = try await PostgresConnection.connect(configuration: try parsed.connectionConfiguration(), id: 0, logger: logger)
+                try await probe.close()
+                break
+            } catch {
+                if let e = error as? PSQLError, let info = e.serverInfo, info[.sqlState] == "42704",
+                   let unknown = parsed.sessionDefaults.keys.first(where: { (info[.message] ?? "").contains("\"\($0)\"") }) {
+                    parsed.sessionDefaults[unknown] = nil
+                    continue
+                }
+                throw ServerErrors.storeError(error, doing: "connecting to \(shown)")
+            }
         }
         let client = PostgresClient(configuration: parsed.configuration(), backgroundLogger: logger)
         let runner = Task { await client.run() }

@@ -236,6 +236,22 @@ import Testing
             let chosen = try await PostgresPredicateStore(url: url, model: try StoreModel([]), schema: schema)
             #expect(try await chosen.rows("SELECT current_setting('jit')").first == ["on"])
             await chosen.close()
+            // An engine that does not know a setting PQL adds by default (as one without
+            // PostgreSQL's JIT would refuse jit): left out, the store connects; the others stay.
+            var unknown = try PostgresConnectionURL(base)
+            unknown.sessionDefaults["pql_no_such_setting"] = "1"
+            let tolerant = try await PostgresPredicateStore(connectingTo: unknown, shown: "test", model: try StoreModel([]),
+                                                            schema: schema, functionSchema: "pql")
+            #expect(try await tolerant.rows("SELECT current_setting('jit')").first == ["off"])
+            await tolerant.close()
+            // A setting the URL itself names is the user's: an unknown one is an error saying so.
+            let named = base + (base.contains("?") ? "&" : "?") + "options=-c%20pql_no_such_setting%3D1"
+            do throws(StoreError) {
+                _ = try await PostgresPredicateStore(url: named, model: try StoreModel([]), schema: schema)
+                Issue.record("connected with a setting the server does not know")
+            } catch {
+                #expect(error.message.contains("pql_no_such_setting"), "\(error)")
+            }
         }
     }
 
