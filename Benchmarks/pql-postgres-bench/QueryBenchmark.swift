@@ -155,7 +155,8 @@ struct QueryBenchmark {
                     let plan = try await store.explain(query).joined(separator: "\n")
                     let handSQL = sql(#"SELECT p."Z_PK" FROM $schema."Person" p WHERE "# + best!.1)
                     let server = try await serverTime(handSQL, on: store.client)
-                    rows.append(Row(query: q, indexed: indexed, pql: pql, hand: best!.0, server: server, handSQL: sql(best!.1),
+                    let serial = try await serverTime(handSQL, on: store.client, parallel: false)
+                    rows.append(Row(query: q, indexed: indexed, pql: pql, hand: best!.0, server: server, serialServer: serial, handSQL: sql(best!.1),
                                     pqlSQL: try store.sql(for: query).sql, plan: plan))
                 }
             }
@@ -186,15 +187,25 @@ struct QueryBenchmark {
         /// The server's own time for the hand-written statement (EXPLAIN ANALYZE's execution
         /// time, median): what an index changes, without the client's decoding of the rows.
         var server: Double
+        /// The same without parallel workers (`max_parallel_workers_per_gather = 0`): on two
+        /// shared cores a parallel plan's workers and `Gather` can cost more than they save.
+        var serialServer: Double
         var handSQL: String, pqlSQL: String, plan: String
     }
 
-    /// The median execution time the server reports for `text` (`EXPLAIN (ANALYZE, FORMAT JSON)`).
-    func serverTime(_ text: String, on client: PostgresClient) async throws -> Double {
+    /// The median execution time the server reports for `text` (`EXPLAIN (ANALYZE, FORMAT JSON)`),
+    /// with parallel plans or (`parallel` false) without.
+    func serverTime(_ text: String, on client: PostgresClient, parallel: Bool = true) async throws -> Double {
         var times: [Double] = []
+        let logger = Logger(label: "pql-postgres-bench")
         for _ in 0..<runs {
             var json = ""
-            for try await line in try await client.query(PostgresQuery(unsafeSQL: "EXPLAIN (ANALYZE, FORMAT JSON) " + text)).decode(String.self) { json += line }
+            try await client.withConnection { connection in
+                let workers = parallel ? "DEFAULT" : "0"
+                try await connection.query(PostgresQuery(unsafeSQL: "SET max_parallel_workers_per_gather = \(workers)"), logger: logger)
+                for try await line in try await connection.query(PostgresQuery(unsafeSQL: "EXPLAIN (ANALYZE, FORMAT JSON) " + text), logger: logger).decode(String.self) { json += line }
+                try await connection.query("RESET max_parallel_workers_per_gather", logger: logger)
+            }
             guard let plans = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [[String: Any]],
                   let ms = plans.first?["Execution Time"] as? Double else { fatalError("no execution time in \(json)") }
             times.append(ms)
@@ -206,14 +217,14 @@ struct QueryBenchmark {
         var out = ["## PostgreSQL: P1–P8 through PQL beside hand-written SQL, \(n) people (median of \(runs) runs after a warm-up)", ""]
         out.append("Import of the people through `importTable` (COPY): \(String(format: "%.2f", importSeconds)) s = \(Int(Double(n) / importSeconds)) rows/s.")
         out.append("")
-        out.append("| P | matches | no index: PQL ms | hand ms | PQL / hand | indexes: PQL ms | hand ms | PQL / hand | PQL no index / indexes | server ms no index / indexes |")
-        out.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+        out.append("| P | matches | no index: PQL ms | hand ms | PQL / hand | indexes: PQL ms | hand ms | PQL / hand | PQL no index / indexes | server ms no index / indexes | serial plans |")
+        out.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
         for q in Self.queries {
             guard let plain = rows.first(where: { $0.query.name == q.name && !$0.indexed }),
                   let fast = rows.first(where: { $0.query.name == q.name && $0.indexed }) else { continue }
             func f(_ x: Double) -> String { String(format: "%.1f", x) }
             func r(_ x: Double) -> String { String(format: "%.2fx", x) }
-            out.append("| \(q.name) | \(plain.pql.matches) | \(f(plain.pql.ms)) | \(f(plain.hand.ms)) | \(r(plain.pql.ms / plain.hand.ms)) | \(f(fast.pql.ms)) | \(f(fast.hand.ms)) | \(r(fast.pql.ms / fast.hand.ms)) | \(r(plain.pql.ms / fast.pql.ms)) | \(f(plain.server)) / \(f(fast.server)) = \(r(plain.server / fast.server)) |")
+            out.append("| \(q.name) | \(plain.pql.matches) | \(f(plain.pql.ms)) | \(f(plain.hand.ms)) | \(r(plain.pql.ms / plain.hand.ms)) | \(f(fast.pql.ms)) | \(f(fast.hand.ms)) | \(r(fast.pql.ms / fast.hand.ms)) | \(r(plain.pql.ms / fast.pql.ms)) | \(f(plain.server)) / \(f(fast.server)) = \(r(plain.server / fast.server)) | \(f(plain.serialServer)) / \(f(fast.serialServer)) = \(r(plain.serialServer / fast.serialServer)) |")
         }
         out.append("")
         out.append("SQL and plans (with indexes):")
