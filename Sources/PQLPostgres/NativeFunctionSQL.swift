@@ -17,7 +17,8 @@ import PQL
 /// - `float_add`, `float_subtract`, `float_multiply`, `float_divide`: IEEE double arithmetic.
 ///   PostgreSQL raises "value out of range: overflow" (or "underflow") where a finite result
 ///   becomes infinite (or zero), and "division by zero"; Swift answers ±infinity, a signed zero
-///   and ±infinity or NaN. The result of PostgreSQL's operator is taken when it has one.
+///   and ±infinity or NaN. The result of PostgreSQL's operator is taken when it has one: inline
+///   when the operands' magnitudes rule the errors out, else through `float_*_slow`.
 /// - `uppercase`, `lowercase`: each scalar mapped by Swift's full case mapping (`ß` → `SS`),
 ///   from a map generated here as the folds' are (PostgreSQL's `upper`/`lower` follow the
 ///   database's locale, and map one character to one).
@@ -31,18 +32,29 @@ enum NativeFunctionSQL {
     /// The statements (after `CREATE SCHEMA`) that define the functions in `schema`.
     static func statements(schema: String) -> [String] {
         let s = FoldFunctionSQL.quoteIdentifier(schema)
-        func float(_ name: String, _ op: String, onError: String, zeroDivisor: String? = nil) -> String {
-            """
-            CREATE OR REPLACE FUNCTION \(s).\(name)(x double precision, y double precision) RETURNS double precision
-            LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE AS $pql$
-            BEGIN
-                \(zeroDivisor.map { "IF y = 0 THEN RETURN \($0); END IF;" } ?? "")
-                RETURN x \(op) y;
-            EXCEPTION WHEN numeric_value_out_of_range THEN
-                RETURN \(onError);
-            END
-            $pql$
-            """
+        // The operator where its operands cannot take it out of range (a test of their
+        // magnitudes, inlined into the statement), else a PL/pgSQL function that catches
+        // PostgreSQL's range error: its exception block costs a subtransaction per row.
+        func float(_ name: String, _ op: String, safe: String, onError: String, zeroDivisor: String? = nil) -> [String] {
+            [
+                """
+                CREATE OR REPLACE FUNCTION \(s).\(name)_slow(x double precision, y double precision) RETURNS double precision
+                LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE AS $pql$
+                BEGIN
+                    \(zeroDivisor.map { "IF y = 0 THEN RETURN \($0); END IF;" } ?? "")
+                    RETURN x \(op) y;
+                EXCEPTION WHEN numeric_value_out_of_range THEN
+                    RETURN \(onError);
+                END
+                $pql$
+                """,
+                """
+                CREATE OR REPLACE FUNCTION \(s).\(name)(x double precision, y double precision) RETURNS double precision
+                LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $pql$
+                SELECT CASE WHEN \(safe) THEN x \(op) y ELSE \(s).\(name)_slow(x, y) END
+                $pql$
+                """,
+            ]
         }
         // PQL's integer arithmetic: the operator's value, or the evaluator's overflow error
         // naming the operation and its operands (memory's message). One SQL expression,
@@ -68,6 +80,10 @@ enum NativeFunctionSQL {
         let productNegative = "(x < 0) <> (y < 0)"
         // A zero's sign: PostgreSQL prints -0 as "-0".
         let divisorNegative = "(y < 0 OR y::text = '-0')"
+        // Zero, or a magnitude whose products and quotients with another such stay between
+        // 1e-308 and 1e308: no overflow, and no nonzero result rounded to zero (NaN and the
+        // infinities fail the test: NaN compares above every number in PostgreSQL).
+        let moderate = { (v: String) in "(\(v) = 0 OR abs(\(v)) BETWEEN 1e-154 AND 1e154)" }
         return [
             """
             CREATE OR REPLACE FUNCTION \(s).int_overflow(what text) RETURNS bigint
@@ -96,12 +112,14 @@ enum NativeFunctionSQL {
             CREATE OR REPLACE FUNCTION \(s).int_mod(x bigint, y bigint) RETURNS bigint
             LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $pql$ SELECT CASE WHEN y = 0 THEN 0::bigint ELSE x % y END $pql$
             """,
-            float("float_add", "+", onError: signOf("x * 0.5 + y * 0.5 < 0")),
-            float("float_subtract", "-", onError: signOf("x * 0.5 - y * 0.5 < 0")),
-            float("float_multiply", "*", onError: "CASE WHEN abs(x) >= 1 THEN \(signOf(productNegative)) ELSE \(zeroOf(productNegative)) END"),
-            float("float_divide", "/",
+        ] + float("float_add", "+", safe: "abs(x) < 1e307 AND abs(y) < 1e307", onError: signOf("x * 0.5 + y * 0.5 < 0"))
+          + float("float_subtract", "-", safe: "abs(x) < 1e307 AND abs(y) < 1e307", onError: signOf("x * 0.5 - y * 0.5 < 0"))
+          + float("float_multiply", "*", safe: "\(moderate("x")) AND \(moderate("y"))",
+                  onError: "CASE WHEN abs(x) >= 1 THEN \(signOf(productNegative)) ELSE \(zeroOf(productNegative)) END")
+          + float("float_divide", "/", safe: "\(moderate("x")) AND abs(y) BETWEEN 1e-154 AND 1e154",
                   onError: "CASE WHEN abs(x) >= abs(y) THEN \(signOf(productNegative)) ELSE \(zeroOf(productNegative)) END",
-                  zeroDivisor: "CASE WHEN x = 0 OR x = 'NaN'::double precision THEN 'NaN'::double precision ELSE \(signOf("(x < 0) <> \(divisorNegative)")) END"),
+                  zeroDivisor: "CASE WHEN x = 0 OR x = 'NaN'::double precision THEN 'NaN'::double precision ELSE \(signOf("(x < 0) <> \(divisorNegative)")) END")
+          + [
             """
             CREATE OR REPLACE FUNCTION \(s).arg(x anyelement, kind text, message text, hint text) RETURNS anyelement
             LANGUAGE plpgsql STABLE PARALLEL SAFE AS $pql$

@@ -1,4 +1,5 @@
 import Foundation
+import PostgresNIO
 import PQL
 @testable import PQLPostgres
 import PQLStore
@@ -109,6 +110,45 @@ import Testing
     @Test func arithmeticGivesMemorysRowsAndErrors() async throws {
         try await Self.withRows(Self.complete) { store, ids, objects in
             try await Self.expectSameOutcomes(Self.arithmetic, store: store, ids: ids, objects: objects)
+        }
+    }
+
+    /// The installed double arithmetic gives Swift's IEEE results bit for bit on both of its
+    /// paths: the inlined operator (operands of moderate magnitude) and the function that
+    /// catches PostgreSQL's range errors, around each edge of the test between them.
+    @Test func doubleArithmeticIsSwiftsOnBothPaths() async throws {
+        let edges: [Double] = [0, -0.0, 1, -1, 0.5, -7.25, 3, .leastNonzeroMagnitude, -.leastNonzeroMagnitude, 2.2250738585072014e-308,
+                               1e-200, 1e-154, 1e-154.nextDown, 1e-154.nextUp, -1e-154, 1e-100, 1e100, 1e154, 1e154.nextDown, 1e154.nextUp,
+                               -1e154, 1e200, 1e307, 1e307.nextDown, 1e307.nextUp, -1e307, 1.7e308, .greatestFiniteMagnitude,
+                               -.greatestFiniteMagnitude, .infinity, -.infinity, .nan]
+        var xs: [Double] = [], ys: [Double] = []
+        for x in edges { for y in edges { xs.append(x); ys.append(y) } }
+        let operations: [(String, (Double, Double) -> Double)] = [("float_add", { $0 + $1 }), ("float_subtract", { $0 - $1 }),
+                                                                  ("float_multiply", { $0 * $1 }), ("float_divide", { $0 / $1 })]
+        try await TestServer.withStore { store, schema in
+            try await store.installFunctions()
+            for (name, swift) in operations {
+                var binds = PostgresBindings()
+                binds.append(xs)
+                binds.append(ys)
+                let got: [Double] = try await store.withConnection("arithmetic") { connection in
+                    var out: [Double] = []
+                    let sql = "SELECT \(quote(schema)).\(name)(x, y) FROM unnest($1::float8[], $2::float8[]) WITH ORDINALITY AS t(x, y, i) ORDER BY i"
+                    for try await row in try await connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: store.logger) {
+                        out.append(try row.decode(Double.self))
+                    }
+                    return out
+                }
+                #expect(got.count == xs.count)
+                var differences: [String] = []
+                for (i, value) in got.enumerated() {
+                    let want = swift(xs[i], ys[i])
+                    if !(value.bitPattern == want.bitPattern || (value.isNaN && want.isNaN)) {
+                        differences.append("\(name)(\(xs[i]), \(ys[i])) = \(value), Swift \(want)")
+                    }
+                }
+                #expect(differences.isEmpty, "\(differences.count): \(differences.prefix(6))")
+            }
         }
     }
 
