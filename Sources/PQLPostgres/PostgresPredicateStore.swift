@@ -86,7 +86,7 @@ public final class PostgresPredicateStore: Sendable {
             let probe = try await PostgresConnection.connect(configuration: probeConfiguration, id: 0, logger: logger)
             try await probe.close()
         } catch {
-            throw ServerErrors.storeError(error, doing: "connecting to \(PostgresConnectionURL.redacted(url))")
+            throw ServerErrors.storeError(error, doing: "connecting to \(PostgresConnectionURL.withoutPassword(url))")
         }
         let client = PostgresClient(configuration: parsed.configuration(), backgroundLogger: logger)
         let runner = Task { await client.run() }
