@@ -217,6 +217,14 @@ struct FilterCommandTests {
         #expect(r.stderr.contains("line 2, column 8"))
     }
 
+    @Test("well-formed JSON with a date PQL cannot read says what is wrong with the date, not 'not valid JSON'")
+    func unreadableDateInTheInput() throws {
+        let r = try PQLProcess.run(["filter", "a != nil"], stdin: Data("{\"a\": 1}\n{\"a\": {\"$date\": \"2023-02-29\"}}\n".utf8))
+        #expect(r.status == 1)
+        #expect(r.stderr.hasPrefix("error: standard input holds a value PQL cannot read: line 2, column 26: the date \"2023-02-29\" cannot be read: there is no day 29 in 2023-02, which has 28 days"), "\(r.stderr)")
+        #expect(r.stderr.contains("hint: fix it there: write dates in ISO-8601"), "\(r.stderr)")
+    }
+
     @Test("an empty result of an array is []")
     func emptyResult() throws {
         let r = try PQLProcess.run(["filter", "FALSEPREDICATE", people])
