@@ -55,7 +55,7 @@ public struct PostgresConnectionURL: Sendable, Hashable {
     /// ```
     public init(_ text: String) throws(StoreError) {
         func bad(_ what: String) -> StoreError {
-            StoreError(.server, "'\(Self.redacted(text))' is not a PostgreSQL URL: \(what)",
+            StoreError(.server, "'\(Self.withoutPassword(text))' is not a PostgreSQL URL: \(what)",
                        hint: "write it as postgres://user:password@host:port/database?sslmode=disable")
         }
         guard let c = URLComponents(string: text) else { throw bad("it does not parse as a URL") }
@@ -198,14 +198,57 @@ public struct PostgresConnectionURL: Sendable, Hashable {
         return configuration
     }
 
-    /// `text` with its password replaced by `***`, for messages and logs.
+    /// `text` with its password replaced by `***` (the user part's and a `password`
+    /// parameter's), for logs and a REPL's history, where the mask shows where the password goes.
     ///
     /// ```swift
     /// print(PostgresConnectionURL.redacted("postgres://app:secret@db/shop"))   // postgres://app:***@db/shop
     /// ```
     public static func redacted(_ text: String) -> String {
-        guard var c = URLComponents(string: text), c.password != nil else { return text }
-        c.password = "***"
-        return c.string ?? text
+        replacingPassword(in: text, with: "***")
+    }
+
+    /// `text` without its password (the user part's and a `password` parameter's), for what a
+    /// user may copy into the next command: the same database and user, the password to be
+    /// given again. Whatever the text, the password never shows.
+    ///
+    /// ```swift
+    /// print(PostgresConnectionURL.withoutPassword("postgres://app:secret@db/shop"))   // postgres://app@db/shop
+    /// ```
+    public static func withoutPassword(_ text: String) -> String {
+        replacingPassword(in: text, with: nil)
+    }
+
+    /// `text` with its password replaced by `mask`, or left out (with its `:`) when `mask` is
+    /// nil. Text that does not parse as a URL loses everything from the first `:` to the last
+    /// `@` of its authority, and the values of its `password=` parameters, so that no reading
+    /// of it leaks a password.
+    private static func replacingPassword(in text: String, with mask: String?) -> String {
+        if var c = URLComponents(string: text) {
+            guard c.percentEncodedPassword != nil || c.queryItems?.contains(where: { $0.name == "password" }) == true else { return text }
+            if c.percentEncodedPassword != nil { c.percentEncodedPassword = mask }
+            if let items = c.percentEncodedQueryItems, items.contains(where: { $0.name == "password" }) {
+                let kept = items.compactMap { item -> URLQueryItem? in
+                    guard item.name == "password" else { return item }
+                    return mask.map { URLQueryItem(name: item.name, value: $0) }
+                }
+                c.percentEncodedQueryItems = kept.isEmpty ? nil : kept
+            }
+            if let s = c.string { return s }
+        }
+        var out = text
+        if let scheme = text.range(of: "://") {
+            let rest = text[scheme.upperBound...]
+            let authority = rest[..<(rest.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? rest.endIndex)]
+            if let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":") {
+                out = String(text[..<colon]) + (mask.map { ":" + $0 } ?? "") + String(text[at...])
+            }
+        }
+        guard let query = out.firstIndex(of: "?") else { return out }
+        let parameters = out[out.index(after: query)...].split(separator: "&", omittingEmptySubsequences: false).compactMap { p -> String? in
+            guard p.lowercased().hasPrefix("password=") else { return String(p) }
+            return mask.map { "password=" + $0 }
+        }
+        return String(out[..<query]) + (parameters.isEmpty ? "" : "?" + parameters.joined(separator: "&"))
     }
 }

@@ -139,7 +139,7 @@ extension PostgresPredicateStore {
     /// ```
     public func sql(for query: EntityQuery) throws(StoreError) -> CompiledSQL {
         var builder = try SelectBuilder(query, model: model, dialect: dialect)
-        return try builder.records().compiled
+        return UnusedParameters.dropped(from: try builder.records().compiled).compiled
     }
 
     /// The SQL ``count(_:)-(EntityQuery)`` runs for `query`, with its parameters, as the SQLite
@@ -151,7 +151,7 @@ extension PostgresPredicateStore {
     /// ```
     public func countSQL(for query: EntityQuery) throws(StoreError) -> CompiledSQL {
         var builder = try SelectBuilder(query, model: model, dialect: dialect)
-        return try builder.count()
+        return UnusedParameters.dropped(from: try builder.count()).compiled
     }
 
     /// The server's plan for a fetch of `query` (`EXPLAIN`, one line per row), to see which
@@ -176,20 +176,16 @@ extension PostgresPredicateStore {
     var dialect: PostgresDialect { PostgresDialect(schema: schema, functionSchema: functionSchema) }
 
     /// The statement with its values bound: the predicate's own values as themselves (a date as
-    /// `timestamptz`, a boolean as `boolean`), the compiler's as SQLite would take them.
-    func postgresQuery(_ compiled: CompiledSQL, typed: [PredicateValue?]) throws(StoreError) -> PostgresQuery {
+    /// `timestamptz`, a boolean as `boolean`), the compiler's as SQLite would take them. The
+    /// parameters the SQL does not use are left out, the others renumbered (see
+    /// `UnusedParameters`), as ``sql(for:)-(EntityQuery)`` shows the statement.
+    func postgresQuery(_ statement: CompiledSQL, typed: [PredicateValue?]) throws(StoreError) -> PostgresQuery {
+        let (compiled, kept) = UnusedParameters.dropped(from: statement)
         var binds = PostgresBindings()
-        for (slot, value) in compiled.bindings.enumerated() {
+        for (value, slot) in zip(compiled.bindings, kept) {
             if case .text(let t) = value, t.utf8.contains(0) {
                 throw StoreError(.unsupported, "text with the character U+0000 cannot be sent to PostgreSQL",
                                  hint: "PostgreSQL's text holds no U+0000 (no stored value has one): leave it out of the value")
-            }
-            if value == .null && !Self.uses(compiled.sql, parameter: slot + 1) {
-                // A NULL the statement does not use (a nil the compiler turned into IS NULL)
-                // has no type PostgreSQL could infer, and its value matters to nothing: it
-                // goes as an empty text.
-                binds.append("")
-                continue
             }
             if slot < typed.count, let original = typed[slot] {
                 try Self.bind(original, to: &binds)
@@ -204,17 +200,6 @@ extension PostgresPredicateStore {
             }
         }
         return PostgresQuery(unsafeSQL: compiled.sql, binds: binds)
-    }
-
-    /// Whether `sql` has the placeholder `$number` (not as the start of a longer one).
-    static func uses(_ sql: String, parameter number: Int) -> Bool {
-        var rest = Substring(sql)
-        let token = "$\(number)"
-        while let r = rest.range(of: token) {
-            rest = rest[r.upperBound...]
-            guard let next = rest.first, next.isNumber else { return true }
-        }
-        return false
     }
 }
 

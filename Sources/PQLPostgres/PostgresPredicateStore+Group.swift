@@ -47,6 +47,6 @@ extension PostgresPredicateStore {
     /// print(try store.sql(for: GroupQuery("flights", groupBy: ["origin"], select: ["n": "count:(id)"])))
     /// ```
     public func sql(for group: GroupQuery) throws(StoreError) -> CompiledSQL {
-        try GroupStatement.build(group, model: model, dialect: dialect).sql
+        UnusedParameters.dropped(from: try GroupStatement.build(group, model: model, dialect: dialect).sql).compiled
     }
 }

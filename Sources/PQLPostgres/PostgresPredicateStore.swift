@@ -76,7 +76,7 @@ public final class PostgresPredicateStore: Sendable {
     /// ```
     public convenience init(url: String, model: StoreModel? = nil, schema: String = "public",
                             functionSchema: String = "pql") async throws(StoreError) {
-        try await self.init(connectingTo: try PostgresConnectionURL(url), shown: PostgresConnectionURL.redacted(url),
+        try await self.init(connectingTo: try PostgresConnectionURL(url), shown: PostgresConnectionURL.withoutPassword(url),
                             model: model, schema: schema, functionSchema: functionSchema)
     }
 

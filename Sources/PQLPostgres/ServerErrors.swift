@@ -42,6 +42,11 @@ enum ServerErrors {
                 let underlying = e.underlying.map { ": \($0)" } ?? ""
                 return StoreError(.server, "\(what): cannot reach the PostgreSQL server\(underlying)",
                                   hint: "check the host, port and that the server is running (pg_isready)")
+            case .authMechanismRequiresPassword:
+                // What a URL copied from pql's messages (shown without its password) meets on a
+                // server that wants one.
+                return StoreError(.server, "\(what): the server asks for a password, and the URL has none",
+                                  hint: "add it to the URL: postgres://user:PASSWORD@host/database (pql shows URLs without their password)")
             case .queryCancelled:
                 return StoreError(.cancelled, "\(what) was cancelled", hint: "the task running it was cancelled")
             case .tooManyParameters:

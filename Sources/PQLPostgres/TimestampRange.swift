@@ -1,4 +1,5 @@
 import Foundation
+import PQL
 import PQLStore
 
 /// PostgreSQL's timestamps run from 4713 BC to 294276 AD; PQL's dates (doubles of seconds)
@@ -14,8 +15,8 @@ enum TimestampRange {
     static func checked(_ date: Date) throws(StoreError) -> Date {
         let t = date.timeIntervalSince1970
         guard t >= lowest, t < beyond else {
-            let seconds = date.timeIntervalSinceReferenceDate
-            throw StoreError(.invalidValue, "the date \(seconds) seconds from 2001 lies outside PostgreSQL's timestamps (4713 BC to 294276 AD)",
+            // Named as the user wrote it (ISO-8601, as {"$date": …} takes it), not in seconds.
+            throw StoreError(.invalidValue, "the date \(ISO8601.string(from: date)) lies outside PostgreSQL's timestamps (4713 BC to 294276 AD)",
                              hint: "give a date within that range: memory and SQLite take any date, PostgreSQL cannot hold this one")
         }
         return date

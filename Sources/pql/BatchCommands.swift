@@ -159,9 +159,22 @@ struct UpdateCommand: ParsableCommand {
             guard !key.isEmpty else { throw ValidationError("--set needs a key before '=': \(assignment)") }
             guard out[key] == nil else { throw ValidationError("--set gives '\(key)' more than once") }
             let text = String(assignment[assignment.index(after: eq)...])
-            out[key] = (try? JSONReader.value(from: text)) ?? .string(text)
+            var value = (try? JSONReader.value(from: text)) ?? .string(text)
+            // An integer past 64 bits reads as the nearest double; kept as a decimal, it keeps
+            // its digits: an integer attribute's error names the number given, and a decimal
+            // attribute on PostgreSQL stores it exactly.
+            if case .double = value, let exact = exactInteger(text) { value = exact }
+            out[key] = value
         }
         return out
+    }
+
+    /// `text` as a decimal when it is a JSON integer a decimal holds digit for digit.
+    private static func exactInteger(_ text: String) -> PredicateValue? {
+        let digits = text.hasPrefix("-") ? text.dropFirst() : Substring(text)
+        guard !digits.isEmpty, digits.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
+              let d = Decimal(string: text), "\(d)" == text else { return nil }
+        return .decimal(d)
     }
 }
 

@@ -64,7 +64,7 @@ struct DemoCommand: ParsableCommand {
             let n = try s.run { (store) async throws(StoreError) in try await store.importFile(source, into: entity, columns: c) }
             Output.error("\(entity): \(n.formatted()) rows")
         }
-        Output.error("loaded the nycflights13 demo into \(s.shownURL) in \(String(format: "%.1f", Date().timeIntervalSince(start))) s; query it with: pql \(s.shownURL)")
+        Output.error("loaded the nycflights13 demo into \(s.shownURL) in \(String(format: "%.1f", Date().timeIntervalSince(start))) s; query it with: pql \(s.shownURLArgument)\(s.passwordNote)")
     }
 
     /// The database's model before the load, or nil when it holds the whole demo already (then
@@ -80,7 +80,7 @@ struct DemoCommand: ParsableCommand {
         let whole = present.count == entities.count && counts == columns.map(\.rowCount)
             && entities.allSatisfy { name in (try? s.model.entity(named: name)) == (try? model.entity(named: name)) }
         if whole {
-            Output.error("\(s.shownURL) holds the nycflights13 demo already (\(counts[3].formatted()) flights); query it with: pql \(s.shownURL)")
+            Output.error("\(s.shownURL) holds the nycflights13 demo already (\(counts[3].formatted()) flights); query it with: pql \(s.shownURLArgument)\(s.passwordNote)")
             return nil
         }
         let tables = present.map { "\"\($0)\"" }.joined(separator: ", ")

@@ -25,6 +25,7 @@ struct PredicateValueOptions: ParsableArguments {
             do {
                 values.append(try JSONReader.value(from: json))
             } catch {
+                if error.isAboutAValue { throw Self.valueError(error, in: json, of: "--arg \(i + 1)") }
                 throw ValidationError("--arg \(i + 1) is not valid JSON (\(error)): \(json)")
             }
         }
@@ -45,13 +46,25 @@ struct PredicateValueOptions: ParsableArguments {
             var name = String(binding[..<eq])
             if name.hasPrefix("$") { name.removeFirst() }
             guard !name.isEmpty else { throw ValidationError("--var needs a name before '=': \(binding)") }
+            let json = String(binding[binding.index(after: eq)...])
             do {
-                out[name] = try JSONReader.value(from: String(binding[binding.index(after: eq)...]))
+                out[name] = try JSONReader.value(from: json)
             } catch {
+                if error.isAboutAValue { throw Self.valueError(error, in: json, of: "--var \(name)") }
                 throw ValidationError("--var \(name) is not valid JSON (\(error)); strings need quotes, as in --var 'CITY=\"Paris\"'")
             }
         }
         return out
+    }
+
+    /// Well-formed JSON with a value PQL cannot take (a `{"$date": …}` that is no date): an
+    /// error in an argument, shown as the predicate's errors are, with a caret under the part
+    /// at fault. Text that is not JSON stays a usage error.
+    static func valueError(_ error: JSONReadError, in json: String, of option: String) -> UserFacingError {
+        let message = "\(option): \(error.message)"
+        let range = SourceRange(offset: error.offset, length: 1, line: error.line, column: error.column)
+        return UserFacingError(text: CaretRenderer.render(message: message, source: json, range: range,
+                                                          hint: "write an ISO-8601 date, as in {\"$date\": \"2024-05-01T12:00:00Z\"} or {\"$date\": \"2024-05-01\"}"))
     }
 
     func substitute(into node: PredicateNode) throws -> PredicateNode {

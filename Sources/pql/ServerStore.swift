@@ -8,8 +8,11 @@ import PQLStore
 /// URL the user gave (`postgres://` or `postgresql://`, TCP or a unix-socket directory, as
 /// `PostgresConnectionURL` reads them), its async calls waited for through ``BlockingCalls``.
 final class ServerStore {
-    /// The URL with its password replaced by `***`: what banners and messages show.
+    /// The URL without its password: what banners and messages show, so that a user can copy
+    /// it into the next command (and give the password again) without pql ever printing it.
     let shownURL: String
+    /// Whether the URL given had a password, which ``shownURL`` leaves out.
+    let passwordLeftOut: Bool
     let store: PostgresPredicateStore
     private let calls: BlockingCalls
 
@@ -38,7 +41,8 @@ final class ServerStore {
     /// missing: `writing` commands need them; for reading ones a role that may not create them
     /// still queries, and only a predicate that needs them fails.
     init(url: String, model: StoreModel? = nil, writing: Bool) throws(StoreError) {
-        shownURL = PostgresConnectionURL.redacted(url)
+        shownURL = PostgresConnectionURL.withoutPassword(url)
+        passwordLeftOut = shownURL != url
         calls = BlockingCalls()
         store = try calls.wait { () async throws(StoreError) in try await PostgresPredicateStore(url: url, model: model) }
         do {
@@ -82,6 +86,18 @@ final class ServerStore {
     func attributeNames(_ entity: String) -> [String] {
         guard let e = try? model.entity(named: entity) else { return [] }
         return model.allAttributes(e).map(\.name)
+    }
+
+    /// ``shownURL`` as a shell word for a command line to copy: quoted when the shell would
+    /// read it otherwise (`?` is a glob, `&` ends a command).
+    var shownURLArgument: String {
+        let plain = shownURL.allSatisfy { ($0.isASCII && ($0.isLetter || $0.isNumber)) || "@%+=:,./_-".contains($0) }
+        return plain ? shownURL : "'" + shownURL.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
+    }
+
+    /// What a command to copy adds when the URL lost its password on the way: where it went.
+    var passwordNote: String {
+        passwordLeftOut ? "\nnote: the password is left out of the URL shown; add it back (user:PASSWORD@host) to connect" : ""
     }
 
     /// The SQL and its parameters as `pql` prints them: `$1 = value` lines, as PostgreSQL numbers them.

@@ -187,6 +187,22 @@ import Testing
 }
 
 extension PostgresFetchTests {
+    /// A date PQL reads but PostgreSQL cannot hold is refused before it is sent, named as the
+    /// user wrote it (ISO-8601), not in seconds since 2001.
+    @Test func aDateBeyondPostgreSQLsTimestampsIsNamedAsWritten() async throws {
+        try await Self.withEmptyTables { store, _ in
+            let query = try EntityQuery("Item", where: "when > %@", [ISO8601.date(from: "-9999-01-01T00:00:00Z")!])
+            do throws(StoreError) {
+                _ = try await store.count(query)
+                Issue.record("no error")
+            } catch {
+                #expect(error.kind == .invalidValue)
+                #expect(error.message == "the date -9999-01-01T00:00:00Z lies outside PostgreSQL's timestamps (4713 BC to 294276 AD)", "\(error)")
+                #expect(error.hint?.contains("give a date within that range") == true)
+            }
+        }
+    }
+
     /// A fetch waiting on the server (for a lock another transaction holds, so it would wait
     /// for ever) stops when its task is cancelled: the server cancels the statement.
     @Test func cancellingAFetchCancelsItOnTheServer() async throws {

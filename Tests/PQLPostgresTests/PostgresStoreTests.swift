@@ -276,8 +276,27 @@ import Testing
         let parameter = try PostgresConnectionURL("postgres:///pql?host=/run/postgresql&port=5433&user=me")
         #expect(parameter.socketPath == "/run/postgresql/.s.PGSQL.5433" && parameter.user == "me")
         #expect(PostgresConnectionURL.redacted("postgres://app:secret@db/shop") == "postgres://app:***@db/shop")
+        #expect(PostgresConnectionURL.redacted("postgres://db/shop?password=secret&sslmode=disable") == "postgres://db/shop?password=***&sslmode=disable")
         let options = try PostgresConnectionURL("postgres://h/db?options=-c%20statement_timeout%3D2s%20--lock-timeout=1s%20-cwork_mem=8MB%20-c%20search_path=a%5C%20b&application_name=api")
         #expect(options.serverSettings == ["statement_timeout": "2s", "lock_timeout": "1s", "work_mem": "8MB", "search_path": "a b", "application_name": "api"])
+    }
+
+    @Test func aURLToShowHasNoPasswordAndConnectsAsTheSameUser() throws {
+        for (given, shown) in [("postgres://app:s%40cret@db.internal:6543/shop?sslmode=disable", "postgres://app@db.internal:6543/shop?sslmode=disable"),
+                               ("postgresql://postgres:pw@%2Ftmp%2Fpg/pql", "postgresql://postgres@%2Ftmp%2Fpg/pql"),
+                               ("postgres://me@db/shop?password=secret&sslmode=require", "postgres://me@db/shop?sslmode=require"),
+                               ("postgres://me@db/shop?password=secret", "postgres://me@db/shop"),
+                               ("postgres://me@db/shop", "postgres://me@db/shop"),
+                               // Text no URL reader takes loses its password all the same.
+                               ("postgres://me:se cret@db/shop?password=x y", "postgres://me@db/shop")] {
+            let without = PostgresConnectionURL.withoutPassword(given)
+            #expect(without == shown, "\(given)")
+            #expect(!without.contains("cret") && !without.contains("pw@"), "\(given)")
+            if let url = try? PostgresConnectionURL(without), let original = try? PostgresConnectionURL(given) {
+                #expect(url.user == original.user && url.host == original.host && url.socketPath == original.socketPath && url.database == original.database
+                        && url.sslMode == original.sslMode && url.password == nil, "\(given)")
+            }
+        }
     }
 
     @Test func refusesWhatItCannotRead() {

@@ -321,6 +321,28 @@ import Testing
         #expect(try store.count(EntityQuery("Person")) == 0)
     }
 
+    @Test func aWholeNumberPast64BitsIsOutOfRangeNotAFraction() throws {
+        let store = try Self.store()
+        for value: PredicateValue in [.double(0x1p63), .double(-0x1p64), .double(1e30), .decimal(Decimal(string: "9223372036854775808")!),
+                                      .decimal(Decimal(string: "-9223372036854775809")!)] {
+            let e = try #require(Self.error { try store.insert("Person", ["age": value]) })
+            #expect(e.kind == .invalidValue)
+            #expect(e.message.contains("Person.age is an integer64 attribute; ") &&
+                    e.message.hasSuffix(" is outside the 64-bit integer range (-9223372036854775808…9223372036854775807)"), "\(e.message)")
+            #expect(e.hint == "give a value within that range, or make age a decimal or double attribute to hold it", "\(e.hint ?? "")")
+        }
+        // The number as given: a decimal's digits, a double without an exponent.
+        #expect(Self.error { try store.insert("Person", ["age": .decimal(Decimal(string: "9223372036854775809")!)]) }?.message.contains("; 9223372036854775809 is outside") == true)
+        #expect(Self.error { try store.insert("Person", ["age": .double(0x1p63)]) }?.message.contains("; 9223372036854775808 is outside") == true)
+        // A fraction is still not a whole number; the edges of the range fit.
+        #expect(Self.error { try store.insert("Person", ["age": .double(1.5)]) }?.hint == "give a whole number")
+        for (value, stored) in [(PredicateValue.double(-0x1p63), Int64.min), (.decimal(Decimal(string: "9223372036854775807")!), .max),
+                                (.decimal(Decimal(string: "-9223372036854775808")!), .min)] {
+            let id = try store.insert("Person", ["age": value])
+            #expect(try store.fetchIDs(EntityQuery("Person", where: "age == %@", [stored])).contains(id), "\(value)")
+        }
+    }
+
     @Test func nullIntoNonOptional() throws {
         let store = try Self.store()
         for values: [String: PredicateValue] in [[:], ["name": nil], ["size": 3]] {

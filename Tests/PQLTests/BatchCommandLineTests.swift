@@ -49,6 +49,25 @@ struct BatchCommandLineTests {
         #expect(try PQLProcess.run(["query", store, "--entity", "Person", "--count"]).stdout == "0\n")
     }
 
+    @Test("an integer past 64 bits is out of range, not 'give a whole number'; the edges fit")
+    func integersPast64Bits() throws {
+        let store = try Self.store()
+        let before = try Self.rows(store)
+        for value in ["9223372036854775808", "-9223372036854775809", "9223372036854775809", "123456789012345678901234567890"] {
+            let r = try PQLProcess.run(["update", store, "--entity", "Person", "--set", "age=\(value)"])
+            #expect(r.status == 1, "\(value): \(r.stderr)")
+            #expect(r.stderr.contains("Person.age is an integer64 attribute; \(value) is outside the 64-bit integer range (-9223372036854775808…9223372036854775807)"), "\(r.stderr)")
+            #expect(r.stderr.contains("give a value within that range, or make age a decimal or double attribute"), "\(r.stderr)")
+            #expect(!r.stderr.contains("whole number"), "\(r.stderr)")
+        }
+        #expect(try Self.rows(store) == before)
+        for value in ["9223372036854775807", "-9223372036854775808"] {
+            let r = try PQLProcess.run(["update", store, "--entity", "Person", "--where", "name == 'José'", "--set", "age=\(value)"])
+            #expect(r.status == 0 && r.stdout == "1\n", "\(value): \(r.stderr)")
+            #expect(try PQLProcess.run(["query", store, "--entity", "Person", "--count", "--where", "age == \(value)"]).stdout == "1\n")
+        }
+    }
+
     @Test func reportsErrorsWithCaretsAndStatus() throws {
         let store = try Self.store()
         let before = try Self.rows(store)

@@ -122,6 +122,28 @@ struct FormatCommandTests {
         #expect(mistyped.stderr.contains("%K needs a key-path string"))
     }
 
+    @Test("a --arg or --var date PQL cannot read: what is wrong with it, a caret under it, a hint, exit 1", arguments: [
+        (#"{"$date":"99999-01-01T00:00:00Z"}"#, "the year 99999 is out of range (PQL reads years -9999 through 9999", 11),
+        (#"{"$date": "2023-02-29"}"#, "there is no day 29 in 2023-02, which has 28 days", 20),
+        (#"{"$date": "2024-13-01T00:00:00Z"}"#, "there is no month 13 (01 to 12)", 17),
+        (#"{"$date": "2024-05-01T24:00:00Z"}"#, "there is no hour 24 (00 to 23)", 23),
+        (#"{"$date": "2024-05-01 12:00 UTC"}"#, #"unexpected " UTC" after the time"#, 28),
+        (#"{"$date": "yesterday"}"#, "it does not start with a year", 12),
+        (#"{"$date": 5}"#, #"a {"$date": …} object needs an ISO-8601 date string"#, 1),
+    ])
+    func unreadableDate(json: String, problem: String, column: Int) throws {
+        for (option, value, name) in [("--arg", json, "--arg 1"), ("--var", "D=" + json, "--var D")] {
+            let r = try PQLProcess.run(["format", option, value, option == "--arg" ? "a == %@" : "a == $D"])
+            #expect(r.status == 1, "\(r.stderr)")
+            #expect(r.stderr.hasPrefix("error: \(name): "), "\(r.stderr)")
+            #expect(r.stderr.contains(problem), "\(r.stderr)")
+            #expect(!r.stderr.contains("not valid JSON"), "\(r.stderr)")
+            #expect(r.stderr.contains("--> line 1, column \(column)\n"), "\(r.stderr)")
+            #expect(r.stderr.contains("1 | \(json)\n"), "\(r.stderr)")
+            #expect(r.stderr.contains("hint: write an ISO-8601 date, as in {\"$date\": \"2024-05-01T12:00:00Z\"}"), "\(r.stderr)")
+        }
+    }
+
     @Test("usage errors exit 2", arguments: [
         ["format"], ["format", "--arg"], ["format", "--var", "noequals", "a == $x"], ["format", "--arg", "{bad json", "a == %@"],
         ["nosuchcommand"],
@@ -193,6 +215,14 @@ struct FilterCommandTests {
         let r = try PQLProcess.run(["filter", "a == 1"], stdin: Data("[{\"a\": 1},\n {\"a\": }]".utf8))
         #expect(r.status == 1)
         #expect(r.stderr.contains("line 2, column 8"))
+    }
+
+    @Test("well-formed JSON with a date PQL cannot read says what is wrong with the date, not 'not valid JSON'")
+    func unreadableDateInTheInput() throws {
+        let r = try PQLProcess.run(["filter", "a != nil"], stdin: Data("{\"a\": 1}\n{\"a\": {\"$date\": \"2023-02-29\"}}\n".utf8))
+        #expect(r.status == 1)
+        #expect(r.stderr.hasPrefix("error: standard input holds a value PQL cannot read: line 2, column 26: the date \"2023-02-29\" cannot be read: there is no day 29 in 2023-02, which has 28 days"), "\(r.stderr)")
+        #expect(r.stderr.contains("hint: fix it there: write dates in ISO-8601"), "\(r.stderr)")
     }
 
     @Test("an empty result of an array is []")

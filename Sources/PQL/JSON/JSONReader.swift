@@ -16,8 +16,22 @@ public struct JSONReadError: Error, Hashable, Sendable, CustomStringConvertible,
     /// 1-based column of the problem, in characters.
     public let column: Int
 
+    /// Whether the text is well-formed JSON holding a value PQL cannot take (a `{"$date": …}`
+    /// that is no date), rather than text that is not JSON.
+    package private(set) var isAboutAValue = false
+    /// What a value needs to be, when the ``message`` says what is wrong with one.
+    package private(set) var hint: String? = nil
+
+    /// The same error, about a value of well-formed JSON, with what the value needs to be.
+    package func aboutAValue(hint: String? = nil) -> JSONReadError {
+        var e = self
+        e.isAboutAValue = true
+        e.hint = hint
+        return e
+    }
+
     /// Where and what: `line 3, column 7: expected a value`.
-    public var description: String { "line \(line), column \(column): \(message)" }
+    public var description: String { "line \(line), column \(column): \(message)" + (hint.map { " (\($0))" } ?? "") }
 
     /// The ``description``, so that `error.localizedDescription` names the place too.
     ///
@@ -156,6 +170,7 @@ public struct JSONReader {
         let start = i
         i += 1
         var out: [String: PredicateValue] = [:]
+        var dateStart = start, dateEnd = start
         skipSpace()
         if i < b.count, b[i] == UInt8(ascii: "}") { i += 1; return .dictionary(out) }
         while true {
@@ -166,7 +181,9 @@ public struct JSONReader {
             guard i < b.count, b[i] == UInt8(ascii: ":") else { throw fail("expected ':' after an object key, found \(found())") }
             i += 1
             skipSpace()
+            if key == "$date" { dateStart = i }
             out[key] = try parseValue()
+            if key == "$date" { dateEnd = i }
             skipSpace()
             guard i < b.count else { throw fail("expected ',' or '}' in an object, found end of input") }
             if b[i] == UInt8(ascii: ",") { i += 1; continue }
@@ -174,8 +191,15 @@ public struct JSONReader {
             throw fail("expected ',' or '}' in an object, found \(found())")
         }
         if out.count == 1, let d = out["$date"] {
-            guard case .string(let text) = d, let date = ISO8601.date(from: text) else {
-                throw fail("a {\"$date\": …} object needs an ISO-8601 date string such as \"2024-05-01T12:00:00Z\"", at: start)
+            let needed = "a {\"$date\": …} object needs an ISO-8601 date string such as \"2024-05-01T12:00:00Z\""
+            guard case .string(let text) = d else { throw fail(needed, at: start).aboutAValue() }
+            guard let date = ISO8601.date(from: text) else {
+                // The JSON is well formed: say what is wrong with the date, at the part at
+                // fault when the string is written without escapes (its bytes are its text's).
+                guard let (problem, offset) = ISO8601.problem(in: text) else { throw fail(needed, at: dateStart).aboutAValue() }
+                let written = dateEnd - dateStart == text.utf8.count + 2
+                let shown = text.count > 40 ? String(text.prefix(37)) + "…" : text
+                throw fail("the date \"\(shown)\" cannot be read: \(problem)", at: written ? dateStart + 1 + offset : dateStart).aboutAValue(hint: needed)
             }
             return .date(date)
         }

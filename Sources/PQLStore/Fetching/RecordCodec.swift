@@ -28,9 +28,13 @@ enum RecordCodec {
             switch value {
             case .int(let x): i = x
             case .bool(let b): i = b ? 1 : 0
-            case .double(let d) where d.rounded() == d && abs(d) < 9.2e18: i = Int64(d)
-            case .decimal(let d) where d == d.rounded(towardZero: true) && abs(NSDecimalNumber(decimal: d).doubleValue) < 9.2e18:
-                i = NSDecimalNumber(decimal: d).int64Value
+            // 2^63 is the first double past Int64.max; -2^63 is Int64.min itself.
+            case .double(let d) where d.rounded() == d && d >= -0x1p63 && d < 0x1p63: i = Int64(d)
+            case .decimal(let d) where d == d.rounded(towardZero: true) && Int64("\(d)") != nil: i = Int64("\(d)")!
+            // A whole number all the same, only too large: saying "give a whole number" would
+            // send the user looking for a fraction that is not there.
+            case .double(let d) where d.rounded() == d && d.isFinite: throw beyond64Bits(value, entity: entity, a)
+            case .decimal(let d) where d == d.rounded(towardZero: true): throw beyond64Bits(value, entity: entity, a)
             default: throw wrong()
             }
             guard range.contains(i) else {
@@ -71,6 +75,20 @@ enum RecordCodec {
             default: throw wrong()
             }
         }
+    }
+
+    /// The error for a whole number no integer attribute can hold, naming the number as given
+    /// (a decimal keeps its digits; a double past 2^53 prints without an exponent).
+    private static func beyond64Bits(_ value: PredicateValue, entity: String, _ a: ModelAttribute) -> StoreError {
+        let number: String
+        switch value {
+        case .double(let d) where abs(d) < 1e30: number = String(format: "%.0f", d)
+        case .decimal(let d): number = "\(d)"
+        default: number = "\(value)"
+        }
+        let range = "\(Int64.min)…\(Int64.max)"
+        return StoreError(.invalidValue, "\(entity).\(a.name) is \(a.type.withArticle) attribute; \(number) is outside the 64-bit integer range (\(range))",
+                          hint: "give a value within that range, or make \(a.name) a decimal or double attribute to hold it")
     }
 
     private static func hint(for type: AttributeType) -> String {

@@ -83,6 +83,10 @@ final class MemorySource: QuerySource {
             let document = try JSONDocument(bytes: [UInt8](data))
             return (document.values, [], document)
         } catch {
+            if error.isAboutAValue {
+                throw ReplError("\(url.lastPathComponent) holds a value PQL cannot read: \(error)",
+                                hint: "fix the file there: write dates in ISO-8601, as in {\"$date\": \"2024-05-01T12:00:00Z\"}")
+            }
             throw ReplError("\(url.lastPathComponent) is not valid JSON: \(error)",
                             hint: "fix the file there: pql reads a JSON array of objects, or JSON Lines (one object per line)")
         }

@@ -108,16 +108,22 @@ public struct CompiledSQL: Hashable, Sendable, CustomStringConvertible {
     /// The values bound to the parameters, in order.
     public let bindings: [SQLValue]
 
-    package init(sql: String, bindings: [SQLValue]) {
+    /// How the SQL spells a parameter before its number: `?` (SQLite) or `$` (PostgreSQL), so
+    /// that the ``description`` names the bindings as the SQL does.
+    package let parameterPrefix: String
+
+    package init(sql: String, bindings: [SQLValue], parameterPrefix: String = "?") {
         self.sql = sql
         self.bindings = bindings
+        self.parameterPrefix = parameterPrefix
     }
 
-    /// The SQL, then its bindings on a line of their own (`-- bindings: ?1 = 'x'`).
+    /// The SQL, then its bindings on a line of their own, numbered as the SQL numbers them
+    /// (`-- bindings: ?1 = 'x'` for SQLite, `-- bindings: $1 = 'x'` for PostgreSQL).
     public var description: String {
         var s = sql
         if !bindings.isEmpty {
-            s += "\n-- bindings: " + bindings.enumerated().map { "?\($0.offset + 1) = \($0.element)" }.joined(separator: ", ")
+            s += "\n-- bindings: " + bindings.enumerated().map { "\(parameterPrefix)\($0.offset + 1) = \($0.element)" }.joined(separator: ", ")
         }
         return s
     }
