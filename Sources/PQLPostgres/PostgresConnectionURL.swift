@@ -29,7 +29,10 @@ public struct PostgresConnectionURL: Sendable, Hashable {
     public var socketPath: String?
     /// The role to connect as.
     public var user: String
-    /// The role's password, if the URL has one.
+    /// The role's password: the URL's, else where libpq (psql) would find it: the
+    /// `PGPASSWORD` environment variable, else the line of the password file (`PGPASSFILE` or
+    /// `~/.pgpass`, readable by its owner only) for this host, port, database and role; nil
+    /// when none has one.
     public var password: String?
     /// The database, or nil for the role's own.
     public var database: String?
@@ -93,6 +96,9 @@ public struct PostgresConnectionURL: Sendable, Hashable {
         } else {
             host = hostText.isEmpty ? "localhost" : hostText
             socketPath = nil
+        }
+        if password == nil {
+            password = PasswordFile.password(host: host, port: port, database: database ?? user, user: user)
         }
         sslMode = parameters["sslmode"] ?? "prefer"
         guard ["disable", "allow", "prefer", "require", "verify-ca", "verify-full"].contains(sslMode) else {

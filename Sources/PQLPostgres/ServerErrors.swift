@@ -45,8 +45,8 @@ enum ServerErrors {
             case .authMechanismRequiresPassword:
                 // What a URL copied from pql's messages (shown without its password) meets on a
                 // server that wants one.
-                return StoreError(.server, "\(what): the server asks for a password, and the URL has none",
-                                  hint: "add it to the URL: postgres://user:PASSWORD@host/database (pql shows URLs without their password)")
+                return StoreError(.server, "\(what): the server asks for a password, and neither the URL, PGPASSWORD nor ~/.pgpass has one",
+                                  hint: "add it to the URL (postgres://user:PASSWORD@host/database: pql shows URLs without their password), or set PGPASSWORD, or put it in ~/.pgpass as psql reads it")
             case .queryCancelled:
                 return StoreError(.cancelled, "\(what) was cancelled", hint: "the task running it was cancelled")
             case .tooManyParameters:

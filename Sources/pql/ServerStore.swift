@@ -97,7 +97,7 @@ final class ServerStore {
 
     /// What a command to copy adds when the URL lost its password on the way: where it went.
     var passwordNote: String {
-        passwordLeftOut ? "\nnote: the password is left out of the URL shown; add it back (user:PASSWORD@host) to connect" : ""
+        passwordLeftOut ? "\nnote: the password is left out of the URL shown; add it back (user:PASSWORD@host), or set PGPASSWORD, to connect" : ""
     }
 
     /// The SQL and its parameters as `pql` prints them: `$1 = value` lines, as PostgreSQL numbers them.

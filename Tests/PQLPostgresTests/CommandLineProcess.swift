@@ -30,11 +30,11 @@ struct CommandLineProcess {
     }()
 
     /// Starts `pql` with `arguments`; the caller reads its pipes and waits.
-    static func start(_ arguments: [String], stdin: String? = nil) throws -> (Process, Pipe, Pipe) {
+    static func start(_ arguments: [String], stdin: String? = nil, adding extra: [String: String] = [:]) throws -> (Process, Pipe, Pipe) {
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments
-        process.environment = environment
+        process.environment = environment.merging(extra) { $1 }
         let out = Pipe(), err = Pipe(), input = Pipe()
         process.standardOutput = out
         process.standardError = err
@@ -45,8 +45,8 @@ struct CommandLineProcess {
         return (process, out, err)
     }
 
-    static func run(_ arguments: [String], stdin: String? = nil) throws -> CommandLineProcess {
-        let (process, out, err) = try start(arguments, stdin: stdin)
+    static func run(_ arguments: [String], stdin: String? = nil, adding extra: [String: String] = [:]) throws -> CommandLineProcess {
+        let (process, out, err) = try start(arguments, stdin: stdin, adding: extra)
         return finish(process, out, err)
     }
 

@@ -133,7 +133,25 @@ struct PostgresCommandLine {
         // The URL as shown, pasted back: the server wants the password, and the error says so.
         let pasted = try Self.pql("query", shown.string!, "--entity", "Person")
         #expect(pasted.status == 1)
-        #expect(pasted.stderr.contains("the server asks for a password, and the URL has none") && pasted.stderr.contains("user:PASSWORD@"), "\(pasted.stderr)")
+        #expect(pasted.stderr.contains("the server asks for a password, and neither the URL, PGPASSWORD nor ~/.pgpass has one")
+                && pasted.stderr.contains("user:PASSWORD@"), "\(pasted.stderr)")
+        // Where psql finds a password, pql does: PGPASSWORD, else a private ~/.pgpass (or PGPASSFILE).
+        let serverPassword = try #require(URLComponents(string: try TestServer.url())?.password)
+        let fromEnvironment = try CommandLineProcess.run(["query", shown.string!, "--entity", "Person", "--count"], adding: ["PGPASSWORD": serverPassword])
+        #expect(!fromEnvironment.stderr.contains("password"), "\(fromEnvironment.stderr)")
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("pql-pgpass-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: home) }
+        let file = home.appendingPathComponent(".pgpass").path
+        try "# a comment\nother:*:*:*:nope\n\(shown.host!):*:*:\(shown.user!):\(serverPassword.replacingOccurrences(of: ":", with: "\\:"))\n"
+            .write(toFile: file, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file)
+        let fromFile = try CommandLineProcess.run(["query", shown.string!, "--entity", "Person", "--count"], adding: ["HOME": home.path])
+        #expect(!fromFile.stderr.contains("password"), "\(fromFile.stderr)")
+        // A file others may read is ignored, as psql ignores it.
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: file)
+        let exposed = try CommandLineProcess.run(["query", shown.string!, "--entity", "Person", "--count"], adding: ["HOME": home.path])
+        #expect(exposed.status == 1 && exposed.stderr.contains("asks for a password"), "\(exposed.stderr)")
         #expect(refused.stderr.contains("check the user and password"))
 
         var malformed = wrong

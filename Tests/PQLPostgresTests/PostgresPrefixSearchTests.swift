@@ -11,7 +11,8 @@ import Testing
 @Suite struct PostgresPrefixSearchTests {
     static let model = try! StoreModel([ModelEntity("Person", attributes: [ModelAttribute("name", .string)])])
 
-    static let needles = ["a", "A", "ab", "ss", "k", "ff", "st", "i", "ı", "é", "e\u{301}", "Å", "ω", "ǆ", "1", "ß", "ﬀ", "ＡＢ", "ẚ", "ǰ"]
+    static let needles = ["a", "A", "ab", "ss", "k", "ff", "st", "i", "ı", "é", "e\u{301}", "Å", "ω", "ǆ", "1", "ß", "ﬀ", "ＡＢ", "ẚ", "ǰ",
+                          "μ", "Μ", "µx", "\u{915}", "\u{300}"]
 
     /// The names: each start scalar of each needle and a few dozen more, alone and followed by
     /// a letter, a mark, and more letters.
@@ -19,7 +20,8 @@ import Testing
         var starts: Set<Unicode.Scalar> = []
         for n in needles { starts.formUnion(SharedSemantics.caseInsensitivePrefixStarts(n) ?? []) }
         let extra: [Unicode.Scalar] = ["\u{212A}", "\u{212B}", "ß", "ẞ", "ﬀ", "ﬆ", "İ", "ı", "ſ", "\u{301}", "\u{345}", "Ａ", "ａ", "ǅ", "Ǆ",
-                                       "\u{1E9E}", "Ω", "\u{2126}", "j", "J", "\u{30C}", "0", "１", "ﾞ", "Z"]
+                                       "\u{1E9E}", "Ω", "\u{2126}", "j", "J", "\u{30C}", "0", "１", "ﾞ", "Z",
+                                       "µ", "\u{958}", "\u{340}", "\u{915}"]
         starts.formUnion(extra)
         var out: [String] = []
         for u in starts.sorted(by: { $0.value < $1.value }) {

@@ -50,3 +50,25 @@ struct FoldTableAgreementTests {
         #expect(try PredicateNode(format: "score < %@", PredicateValue.decimal(30)).evaluate(on: ["score": -1e300] as PredicateValue))
     }
 }
+
+/// The starts `BEGINSWITH[c]` narrows a search to (the stores' index ranges, PostgreSQL's first
+/// scalar test) hold every scalar whose fold begins with the needle's first scalar.
+@Suite("Case-insensitive prefix starts")
+struct CaseInsensitivePrefixStartTests {
+    @Test func everyScalarFoldingToAStartIsOne() {
+        var missing: [String] = []
+        for v in UInt32(0x41)...0x10FFFF {
+            guard let u = Unicode.Scalar(v) else { continue }
+            let p = u.properties
+            // Wider than the index's own filter: any scalar that NFKC case folding changes.
+            guard p.changesWhenNFKCCaseFolded || p.changesWhenCaseFolded || p.changesWhenCaseMapped else { continue }
+            let folded = StringFolding.fold(String(Character(u)), caseInsensitive: true, diacriticInsensitive: false)
+            guard let x = folded.unicodeScalars.first, x != u else { continue }
+            let needle = String(Character(x))
+            guard StringFolding.fold(needle, caseInsensitive: true, diacriticInsensitive: false).unicodeScalars.first == x,
+                  let starts = SharedSemantics.caseInsensitivePrefixStarts(needle) else { continue }
+            if !starts.contains(u) { missing.append("U+\(String(v, radix: 16)) folds to U+\(String(x.value, radix: 16))") }
+        }
+        #expect(missing.isEmpty, "\(missing.count): \(missing.prefix(10))")
+    }
+}

@@ -225,24 +225,19 @@ private final class CaseFoldIndex: @unchecked Sendable {
     static let shared = CaseFoldIndex()
     private let index: [UInt32: [Unicode.Scalar]]
 
-    /// The blocks where case or width folding changes anything.
-    private static let ranges: [ClosedRange<UInt32>] = [
-        0x00C0...0x1FFF, 0x2100...0x2183, 0x24B6...0x24E9, 0x2C00...0x2D2F, 0xA640...0xA7FF,
-        0xAB70...0xABBF, 0xFB00...0xFB17, 0xFF01...0xFFEE, 0x10400...0x104FF, 0x10570...0x105BF,
-        0x10C80...0x10CFF, 0x118A0...0x118DF, 0x16E40...0x16E7F, 0x1E900...0x1E95F,
-    ]
-
     private init() {
         var index: [UInt32: [Unicode.Scalar]] = [:]
-        for range in Self.ranges {
-            for v in range {
-                guard let u = Unicode.Scalar(v) else { continue }
-                let p = u.properties
-                guard p.changesWhenCaseFolded || p.changesWhenCaseMapped || (0xFF01...0xFFEE).contains(v) else { continue }
-                let f = StringFolding.fold(String(Character(u)), caseInsensitive: true, diacriticInsensitive: false)
-                guard let first = f.unicodeScalars.first, first != u else { continue }
-                index[first.value, default: []].append(u)
-            }
+        // Every scalar past ASCII that the fold may change: case, width, and NFC (a singleton
+        // such as U+0340 → U+0300, a composition exclusion such as U+0958 → U+0915 U+093C).
+        // A list of blocks once left out µ (U+00B5, folding to μ): BEGINSWITH[c] 'μ' missed "µg".
+        for v in UInt32(0x80)...0x10FFFF {
+            guard let u = Unicode.Scalar(v) else { continue }
+            let p = u.properties
+            guard p.changesWhenCaseFolded || p.changesWhenCaseMapped || p.changesWhenNFKCCaseFolded
+                    || (0xFF01...0xFFEE).contains(v) else { continue }
+            let f = StringFolding.fold(String(Character(u)), caseInsensitive: true, diacriticInsensitive: false)
+            guard let first = f.unicodeScalars.first, first != u else { continue }
+            index[first.value, default: []].append(u)
         }
         // ASCII letters: 'A' folds to 'a'.
         for v in UInt32(0x41)...0x5A { index[v + 0x20, default: []].append(Unicode.Scalar(v)!) }
