@@ -15,9 +15,13 @@ extension PostgresPredicateStore {
     /// error and go on. The calls share one connection and take turns on it (calls of
     /// `async let`s or child tasks run one after another); ``records(matching:)`` reads through
     /// a cursor, a batch per turn, so a loop over its records may make other calls. Calling
-    /// `transaction(_:)` on the store `body` gets nests a savepoint. The store
-    /// `body` gets must not be kept: after the transaction, its calls throw a `StoreError` of
-    /// kind `StoreError.Kind.unsupported`.
+    /// `transaction(_:)` on the store `body` gets nests a savepoint; while it is open, only
+    /// calls made inside it take the connection (a sibling task's call waits), so its
+    /// rollback undoes nothing else. The store `body` gets must not be kept: after the
+    /// transaction, its calls throw a `StoreError` of kind `StoreError.Kind.unsupported`.
+    /// Inside `body`, call the store it gets, not this one: this one takes another connection
+    /// of the pool, which waits for a row the transaction has locked until it commits, and
+    /// for a free connection while every one is held by such a transaction.
     ///
     /// This overload is for bodies that throw only `StoreError` (write them
     /// `{ (tx) throws(StoreError) in … }`); a body that throws errors of its own gets the
@@ -76,14 +80,27 @@ extension PostgresPredicateStore {
         let before = model
         do {
             if let pinned {
-                let name = try await pinned.exclusive("starting a nested transaction", logger: logger) { c in try await pinned.savepoint(on: c, logger: self.logger) }
-                do {
-                    let result = try await body(self)
-                    try await pinned.exclusive("ending a nested transaction", logger: logger) { c in try await pinned.release(name, on: c, logger: self.logger) }
-                    return result
-                } catch {
-                    await pinned.rollback(to: name, logger: logger)
-                    throw error
+                // While the savepoint is open, only calls made inside `body` (its task and the
+                // tasks it starts) take the connection: a sibling's write would otherwise land
+                // in the savepoint, and a rollback of it undo that write too.
+                let scope = PinnedConnection.newScope()
+                let name = try await pinned.exclusive("starting a nested transaction", logger: logger) { c in
+                    let name = try await pinned.savepoint(on: c, logger: self.logger)
+                    pinned.open(scope)
+                    return name
+                }
+                return try await PinnedConnection.$scopes.withValue(PinnedConnection.scopes.union([scope])) {
+                    do {
+                        let result = try await body(self)
+                        try await pinned.exclusive("ending a nested transaction", logger: logger) { c in
+                            defer { pinned.close(scope) }
+                            try await pinned.release(name, on: c, logger: self.logger)
+                        }
+                        return result
+                    } catch {
+                        await pinned.rollback(to: name, closing: scope, logger: logger)
+                        throw error
+                    }
                 }
             }
             return try await client.withConnection { connection in
@@ -97,7 +114,12 @@ extension PostgresPredicateStore {
                     if Task.isCancelled {
                         throw StoreError(.cancelled, "the transaction was cancelled; nothing of it was written", hint: "the task running it was cancelled")
                     }
-                    try await pin.exclusive("committing the transaction", logger: self.logger) { c in try await c.run("COMMIT", logger: self.logger) }
+                    try await pin.exclusive("committing the transaction", logger: self.logger) { c in
+                        // COMMIT of a transaction an error aborted answers ROLLBACK without an
+                        // error: a statement first says whether it is still alive (25P02 if not).
+                        try await c.run("SELECT 1", logger: self.logger)
+                        try await c.run("COMMIT", logger: self.logger)
+                    }
                     return result
                 } catch {
                     await pin.rollback(logger: self.logger)
@@ -118,17 +140,45 @@ final class PinnedConnection: Sendable {
     private struct State {
         var open = true
         var busy = false
-        /// Calls waiting for the connection, in the order they came.
-        var waiting: [CheckedContinuation<Void, Never>] = []
+        /// The nested transactions open on the connection (their savepoints), outermost first.
+        var scopes: [UInt64] = []
+        /// Calls waiting for the connection, in the order they came, with the nested
+        /// transactions each was made in.
+        var waiting: [(scopes: Set<UInt64>, turn: CheckedContinuation<Void, Never>)] = []
         /// Numbers for savepoint and cursor names.
         var names = 0
+
+        /// Whether a call made in `scopes` may take the connection now: it is free, and the
+        /// call was made inside every nested transaction open on it.
+        func admits(_ scopes: Set<UInt64>) -> Bool { !busy && self.scopes.allSatisfy(scopes.contains) }
     }
     private let state = Mutex(State())
+
+    /// The nested transactions the current task runs in (its body's, and those around it).
+    @TaskLocal static var scopes: Set<UInt64> = []
+    private static let scopeNumbers = Atomic<UInt64>(0)
+    static func newScope() -> UInt64 { scopeNumbers.add(1, ordering: .relaxed).newValue }
+
+    /// A nested transaction's savepoint is open (the caller holds the connection).
+    func open(_ scope: UInt64) { state.withLock { $0.scopes.append(scope) } }
+
+    /// It has ended: calls from outside it may run again.
+    func close(_ scope: UInt64) {
+        state.withLock { s in
+            s.scopes.removeAll { $0 == scope }
+            return Self.next(&s)
+        }?.resume()
+    }
 
     init(_ connection: PostgresConnection) { raw = connection }
 
     /// Closes the transaction to later calls: its connection goes back to the pool.
-    func end() { state.withLock { $0.open = false } }
+    func end() {
+        state.withLock { s in
+            s.open = false
+            return Self.next(&s)
+        }?.resume()
+    }
 
     /// Runs `body` on the connection, in a savepoint: a failure rolls back to it, so the
     /// transaction stays usable (PostgreSQL otherwise refuses every statement after an error
@@ -160,9 +210,10 @@ final class PinnedConnection: Sendable {
         let ended = StoreError(.unsupported, "\(what) used the store of a transaction that has ended",
                                hint: "make the transaction's calls inside its body, and other calls on the store itself")
         guard state.withLock({ $0.open }) else { throw ended }
+        let scopes = Self.scopes
         await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
             let ready = state.withLock { s in
-                if s.busy { s.waiting.append(c); return false }
+                guard s.admits(scopes) else { s.waiting.append((scopes, c)); return false }
                 s.busy = true
                 return true
             }
@@ -174,13 +225,21 @@ final class PinnedConnection: Sendable {
         }
     }
 
-    /// Hands the connection to the next waiting call, if any.
+    /// Hands the connection to the first waiting call it may serve now, if any (the first
+    /// made inside the innermost open nested transaction, while one is open).
     private func relinquish() {
-        let next = state.withLock { s -> CheckedContinuation<Void, Never>? in
-            if s.waiting.isEmpty { s.busy = false; return nil }
-            return s.waiting.removeFirst()   // busy stays: the connection passes to it
-        }
-        next?.resume()
+        state.withLock { s in
+            s.busy = false
+            return Self.next(&s)
+        }?.resume()
+    }
+
+    /// The waiting call to resume, marked as holding the connection; nil if none may run.
+    /// Once the transaction has ended, each waiting call is let go in turn, to throw.
+    private static func next(_ s: inout State) -> CheckedContinuation<Void, Never>? {
+        guard !s.busy, let i = s.waiting.firstIndex(where: { !s.open || s.admits($0.scopes) }) else { return nil }
+        s.busy = true
+        return s.waiting.remove(at: i).turn
     }
 
     func savepoint(on connection: PostgresConnection, logger: Logger) async throws -> String {
@@ -202,11 +261,12 @@ final class PinnedConnection: Sendable {
         try await connection.run(PostgresQuery(unsafeSQL: "RELEASE SAVEPOINT \(name)"), logger: logger)
     }
 
-    /// Undoes a nested transaction (nothing to do once the whole transaction has ended).
-    func rollback(to name: String, logger: Logger) async {
+    /// Undoes a nested transaction and ends it (nothing to undo once the whole transaction has ended).
+    func rollback(to name: String, closing scope: UInt64, logger: Logger) async {
         _ = try? await exclusive("rolling back a nested transaction", logger: logger) { c in
             await Self.undo("ROLLBACK TO SAVEPOINT \(name)", on: c, logger: logger)
         }
+        close(scope)
     }
 
     /// Undoes the whole transaction, whatever call was interrupted.

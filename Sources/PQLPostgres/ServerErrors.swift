@@ -35,6 +35,11 @@ enum ServerErrors {
                     return StoreError(.cancelled, "\(what) ran longer than the server's statement_timeout allows",
                                       hint: "narrow the predicate (fewer SUBQUERYs, an indexed key path first), or raise statement_timeout")
                 }
+                // A cancelled task's transaction may fail on a later statement (aborted by the
+                // cancelled one, 25P02): to the caller, that is the cancellation.
+                if kind == .server && Task.isCancelled {
+                    return StoreError(.cancelled, "\(what) was cancelled", hint: "the task running it was cancelled")
+                }
                 return StoreError(kind, message, hint: info[.hint] ?? hint(for: state))
             }
             switch e.code {
@@ -57,6 +62,15 @@ enum ServerErrors {
             default:
                 return StoreError(.server, "\(what): \(e.code)", hint: "see the PostgreSQL server's log")
             }
+        }
+        // PostgresNIO's pool error lives in a module of its own (_ConnectionPoolModule) that
+        // PQL does not import: known by its type's name and its case.
+        if String(describing: type(of: error)) == "ConnectionPoolError" {
+            if "\(error)".contains("requestCancelled") {
+                return StoreError(.cancelled, "\(what) was cancelled while it waited for a free connection",
+                                  hint: "every connection of the pool was in use (a transaction's body that calls the store itself, not the store it was given, holds two)")
+            }
+            return StoreError(.server, "\(what): no connection of the pool could be had (\(error))", hint: "check the connection to the PostgreSQL server")
         }
         return StoreError(.server, "\(what): \(error)", hint: "check the connection to the PostgreSQL server")
     }
@@ -83,6 +97,10 @@ enum ServerErrors {
         case "28P01", "28000": return "check the user and password in the URL, and the server's pg_hba.conf"
         case "3D000": return "create the database (createdb) or name another in the URL"
         case "42501": return "grant the role the privilege, or connect as the table's owner"
+        // PQL's functions missing: a store that never ran installFunctions() on this database.
+        case "3F000", "42883": return "PQL's SQL functions ([c]/[d]/[cd] folds, arithmetic, uppercase:, …) are missing: call installFunctions() once on this database (pql does it when the role may)"
+        case "23505": return "another record already has this value of a unique attribute (the message names it)"
+        case "25P02": return "an earlier statement of the transaction failed outside a call's savepoint (a cancelled statement); nothing of the transaction was written: run it again"
         // Date arithmetic in a predicate (date + seconds) past PostgreSQL's timestamps, which
         // memory and SQLite compute (dates there are doubles): a documented difference.
         case "22008": return "a date computed in the predicate lies outside PostgreSQL's timestamps (4713 BC to 294276 AD); keep date + seconds within that range, or filter in memory"

@@ -147,6 +147,88 @@ import Testing
         }
     }
 
+    /// A nested transaction's savepoint holds only the calls made inside it: a sibling task's
+    /// write waits for it to end, and its rollback undoes nothing of the sibling's (cold run:
+    /// the sibling's successful insert vanished with the rollback).
+    @Test func aNestedRollbackKeepsWhatSiblingTasksWrote() async throws {
+        try await Self.withStore { store in
+            try await store.transaction { tx in
+                _ = try await tx.insert("Person", ["name": "first"])
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    for i in 0..<8 {
+                        group.addTask {
+                            try await Task.sleep(for: .milliseconds(20 * (i % 3)))
+                            do {
+                                try await tx.transaction { inner in
+                                    _ = try await inner.insert("Person", ["name": .string("m\(i)")])
+                                    try await Task.sleep(for: .milliseconds(50))
+                                    if i % 2 == 1 { throw OutOfStock() }
+                                    _ = try await inner.insert("Person", ["name": .string("n\(i)")])
+                                }
+                            } catch is OutOfStock {}
+                        }
+                        group.addTask {
+                            try await Task.sleep(for: .milliseconds(10 * i))
+                            _ = try await tx.insert("Person", ["name": .string("s\(i)")])
+                        }
+                    }
+                    try await group.waitForAll()
+                }
+                _ = try await tx.insert("Person", ["name": "outer"])
+            }
+            var want = ["first", "outer"]
+            for i in 0..<8 {
+                want.append("s\(i)")
+                if i % 2 == 0 { want += ["m\(i)", "n\(i)"] }
+            }
+            #expect(try await Self.people(store) == want.sorted())
+        }
+    }
+
+    /// A transaction that an error aborted outside any call's savepoint is not reported as
+    /// committed (PostgreSQL answers such a COMMIT with a rollback, not an error).
+    @Test func anAbortedTransactionThrowsAtTheCommit() async throws {
+        try await Self.withStore { store in
+            do throws(StoreError) {
+                try await store.transaction { (tx) throws(StoreError) in
+                    _ = try await tx.insert("Person", ["name": "lost"])
+                    _ = try? await tx.pinned!.exclusive("failing", logger: tx.logger) { c in try await c.run("SELECT 1 / 0", logger: tx.logger) }
+                }
+                Issue.record("the transaction reported a commit")
+            } catch {
+                #expect(error.kind == .server && error.hint?.contains("nothing of the transaction was written") == true, "\(error)")
+            }
+            let left = try await Self.people(store)
+            #expect(left == [])
+        }
+    }
+
+    /// Cancelled while its body loops over a stream and updates each record: nothing written,
+    /// and the error is the cancellation, wherever it lands (cold run: sometimes "current
+    /// transaction is aborted" of kind server).
+    @Test func aCancelledStreamingTransactionSaysCancelled() async throws {
+        try await Self.withStore { store in
+            _ = try await store.insert("Person", (0..<1_500).map { ["name": .string("p\($0)"), "age": .int(Int64($0))] })
+            for delay in [30, 90, 160, 250, 400] {
+                let running = Task {
+                    try await store.transaction { (tx) throws(StoreError) in
+                        for try await person in tx.records(matching: EntityQuery("Person")) {
+                            try await tx.update("Person", id: person.id, ["city": "Touched"])
+                        }
+                    }
+                }
+                try await Task.sleep(for: .milliseconds(delay))
+                running.cancel()
+                do {
+                    try await running.value
+                } catch let error as StoreError {
+                    #expect(error.kind == .cancelled, "after \(delay) ms: \(error)")
+                }
+                #expect(try await store.count(EntityQuery("Person", where: "city == 'Touched'")) == 0, "after \(delay) ms")
+            }
+        }
+    }
+
     @Test func aTransactionsStoreKeptPastItsEndRefusesCalls() async throws {
         try await Self.withStore { store in
             let kept = try await store.transaction { (tx) throws(StoreError) in tx }
