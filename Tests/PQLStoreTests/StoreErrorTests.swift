@@ -49,6 +49,13 @@ import Testing
         #expect(Self.located(e) == "agee")
     }
 
+    /// A control character in a key (a NUL through %K) is shown escaped, not as a blank.
+    @Test func unknownKeyShowsControlCharactersEscaped() {
+        let e = StoreError.unknownKey("name\u{0}", entity: "Person", candidates: ["name", "age"])
+        #expect(e.message == "keypath 'name\\u{0}' not found in entity Person", "\(e.message)")
+        #expect(e.hint == "did you mean 'name'?")
+    }
+
     @Test func unknownKeyRangePointsIntoTheText() throws {
         let e = try #require(Self.fetchError("age > 5 AND employer.nme == 'x'"))
         #expect(e.kind == .unknownKey)

@@ -239,7 +239,9 @@ public struct StoreError: Error, Hashable, Sendable, CustomStringConvertible, Lo
         let near = SharedSemantics.nearestNames(to: key, in: candidates)
         let hint = near.isEmpty ? "the entity's keys are: \(candidates.sorted().prefix(12).joined(separator: ", "))"
                                 : "did you mean \(near.map { "'\($0)'" }.joined(separator: " or "))?"
-        var e = StoreError(.unknownKey, "keypath '\(key)' not found in entity \(entity)", hint: hint)
+        // Control characters (a NUL from %K) shown escaped: printed raw, 'name\0' looks like 'name'.
+        let shown = key.unicodeScalars.map { $0.properties.generalCategory == .control ? "\\u{\(String($0.value, radix: 16))}" : String($0) }.joined()
+        var e = StoreError(.unknownKey, "keypath '\(shown)' not found in entity \(entity)", hint: hint)
         e.entity = entity
         e.property = key
         return e
