@@ -419,7 +419,12 @@ struct InjectionStructureTests {
         let f = try HostileInputTests.fixture()
         let p = payload.text
         let components = p.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-        let unknownFirst = "keypath '\(components[0])' not found in entity Person"
+        // Control characters are shown escaped in the message (a NUL or an ESC printed raw
+        // would hide or rewrite what the user sees).
+        func shown(_ key: String) -> String {
+            key.unicodeScalars.map { $0.properties.generalCategory == .control ? "\\u{\(String($0.value, radix: 16))}" : String($0) }.joined()
+        }
+        let unknownFirst = "keypath '\(shown(components[0]))' not found in entity Person"
         // %K: a key path split at dots.
         let k = Self.keyError(f) { try EntityQuery("Person", where: "%K == 1", [p]) }
         if p.isEmpty || components.contains("") {
@@ -430,7 +435,7 @@ struct InjectionStructureTests {
             #expect(k?.kind == .unknownKey && k?.message == unknownFirst, "\(String(describing: k))")
         }
         // #"…": one key, whatever its text.
-        let whole = "keypath '\(p)' not found in entity Person"
+        let whole = "keypath '\(shown(p))' not found in entity Person"
         let escaped = "#" + PredicateValue.string(p).description + " == 1"
         let e = Self.keyError(f) { try EntityQuery("Person", where: escaped) }
         if p.hasPrefix("@") { #expect(e?.kind == .unsupported) } else {
