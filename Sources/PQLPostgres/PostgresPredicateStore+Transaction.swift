@@ -38,7 +38,7 @@ extension PostgresPredicateStore {
         do {
             return try await runTransaction { (tx) async throws -> T in try await body(tx) }
         } catch {
-            throw ServerErrors.storeError(error, doing: "the transaction")
+            throw Self.cancellation(ServerErrors.storeError(error, doing: "the transaction"))
         }
     }
 
@@ -69,9 +69,20 @@ extension PostgresPredicateStore {
                 }
             }
         } catch {
-            if let thrown = thrown.withLock({ $0 }) { throw thrown }
-            throw ServerErrors.storeError(error, doing: "the transaction")
+            if let thrown = thrown.withLock({ $0 }) {
+                if let e = thrown as? StoreError { throw Self.cancellation(e) }
+                throw thrown
+            }
+            throw Self.cancellation(ServerErrors.storeError(error, doing: "the transaction"))
         }
+    }
+
+    /// A server error of a transaction whose task was cancelled: the cancellation, which
+    /// caused it (a statement of the transaction ended by it; the next one fails as aborted,
+    /// possibly in a stream's own task, which the cancellation does not mark).
+    private static func cancellation(_ error: StoreError) -> StoreError {
+        guard Task.isCancelled, error.kind == .server else { return error }
+        return StoreError(.cancelled, "the transaction was cancelled; nothing of it was written", hint: "the task running it was cancelled")
     }
 
     /// BEGIN, `body`, COMMIT on a connection of the pool (a savepoint in a transaction's

@@ -96,6 +96,12 @@ public struct PostgresRecordStream: AsyncSequence, Sendable {
             case .failure(let error):
                 finished = true
                 batch = []
+                // The fetch runs in a task of its own, which the consumer's cancellation does not
+                // mark: a statement it ended (in a transaction, the next one fails as aborted) is
+                // the consumer's cancellation.
+                if Task.isCancelled && error.kind == .server {
+                    throw StoreError(.cancelled, "fetching \(handle.query.entity) was cancelled", hint: "the task running it was cancelled")
+                }
                 throw error
             }
         }
@@ -111,7 +117,7 @@ public struct PostgresRecordStream: AsyncSequence, Sendable {
     final class Handle: Sendable {
         let channel: BatchChannel
         private let store: PostgresPredicateStore
-        private let query: EntityQuery
+        let query: EntityQuery
         private let started = Mutex(false)
 
         init(store: PostgresPredicateStore, query: EntityQuery) {
