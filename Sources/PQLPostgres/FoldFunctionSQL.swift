@@ -98,26 +98,40 @@ enum FoldFunctionSQL {
     /// through `translate` cost a fraction of the PL/pgSQL loop: a million names, 18% Latin-1,
     /// scan 800 ms → 440 ms.
     static func latin1(_ f: Function, ascii: String) -> String? {
-        var from = "", to = "", deleted = "", replaced: [(Character, String)] = []
+        var folds: [(Unicode.Scalar, String)] = []
         for v in UInt32(0x80)...0xFF {
             let u = Unicode.Scalar(v)!
             let folded = StringFolding.fold(String(Character(u)), caseInsensitive: f.caseInsensitive,
                                             diacriticInsensitive: f.diacriticInsensitive)
             guard folded.unicodeScalars.count != 1 || folded.unicodeScalars.first != u else { continue }
             // A mark in a result could compose with what follows it.
-            if folded.unicodeScalars.contains(where: { $0.properties.canonicalCombiningClass != .notReordered || $0.properties.generalCategory == .nonspacingMark }) {
-                return nil
-            }
+            if folded.unicodeScalars.contains(where: isMark) { return nil }
+            folds.append((u, folded))
+        }
+        return translation(of: folds, over: ascii)
+    }
+
+    /// Whether `u` is a mark that could compose with, or be reordered around, its neighbour.
+    static func isMark(_ u: Unicode.Scalar) -> Bool {
+        u.properties.canonicalCombiningClass != .notReordered || u.properties.generalCategory == .nonspacingMark
+    }
+
+    /// `base` with each scalar of `folds` (in that order) replaced by its fold: `replace` for
+    /// folds of several scalars first, so that `translate` cannot change their results again,
+    /// then one `translate` for the rest (an empty fold deletes the scalar). nil when a
+    /// replacement holds a scalar the `translate` would change.
+    static func translation(of folds: [(Unicode.Scalar, String)], over base: String) -> String? {
+        var from = "", to = "", deleted = "", replaced: [(Character, String)] = []
+        for (u, folded) in folds {
             switch folded.unicodeScalars.count {
             case 0: deleted.unicodeScalars.append(u)
             case 1: from.unicodeScalars.append(u); to += folded
             default: replaced.append((Character(u), folded))
             }
         }
-        // `replace` runs first: its results must not be changed again by `translate`.
         let translated = Set((from + deleted).unicodeScalars)
         if replaced.contains(where: { $0.1.unicodeScalars.contains(where: translated.contains) }) { return nil }
-        var expression = ascii
+        var expression = base
         for (c, r) in replaced { expression = "replace(\(expression), \(quoteLiteral(String(c))), \(quoteLiteral(r)))" }
         if !(from + deleted).isEmpty {
             expression = "translate(\(expression), \(quoteLiteral(from + deleted)), \(quoteLiteral(to)))"
@@ -171,11 +185,8 @@ enum FoldFunctionSQL {
             s.append(u)
             return String(s)
         }
-        func isMark(_ u: Unicode.Scalar) -> Bool {
-            u.properties.canonicalCombiningClass != .notReordered || u.properties.generalCategory == .nonspacingMark
-        }
         var seen: Set<Unicode.Scalar> = []
-        var from = "", to = "", deleted = "", replaced: [(Character, String)] = []
+        var folds: [(Unicode.Scalar, String)] = []
         for range in ranges {
             for v in range {
                 guard let u = Unicode.Scalar(v) else { continue }
@@ -192,22 +203,12 @@ enum FoldFunctionSQL {
                 else { return nil }
                 for p in parts where !p.isASCII && seen.insert(p).inserted {
                     let r = foldOne(p)
-                    guard !r.unicodeScalars.elementsEqual([p]) else { continue }
-                    switch r.unicodeScalars.count {
-                    case 0: deleted.unicodeScalars.append(p)
-                    case 1: from.unicodeScalars.append(p); to += r
-                    default: replaced.append((Character(p), r))
-                    }
+                    if !r.unicodeScalars.elementsEqual([p]) { folds.append((p, r)) }
                 }
             }
         }
-        let translated = Set((from + deleted).unicodeScalars)
-        if replaced.contains(where: { $0.1.unicodeScalars.contains(where: translated.contains) }) { return nil }
-        var expression = f.caseInsensitive ? #"lower(normalize(t, NFD) COLLATE "C")"# : "normalize(t, NFD)"
-        for (c, r) in replaced { expression = "replace(\(expression), \(quoteLiteral(String(c))), \(quoteLiteral(r)))" }
-        if !(from + deleted).isEmpty {
-            expression = "translate(\(expression), \(quoteLiteral(from + deleted)), \(quoteLiteral(to)))"
-        }
+        let base = f.caseInsensitive ? #"lower(normalize(t, NFD) COLLATE "C")"# : "normalize(t, NFD)"
+        guard let expression = translation(of: folds, over: base) else { return nil }
         return f.diacriticInsensitive ? expression : "normalize(\(expression), NFC)"
     }
 
