@@ -38,6 +38,10 @@ import Testing
         ("name BEGINSWITH 'Ann'", "person_name_c", 250),
         ("name < 'B'", "person_name_c", 250),
         ("name BEGINSWITH[c] 'ann'", "person_fold_c", 250),
+        // A one-letter needle: the ranges of certain matches on the text, OR the fold's LIKE,
+        // a BitmapOr of both indexes.
+        ("name BEGINSWITH[c] 'z'", "person_fold_c", 250),
+        ("name BEGINSWITH[c] 'z'", "person_name_c", 250),
         ("name ==[cd] 'jose'", "person_fold_cd", 250),
         ("name CONTAINS[cd] 'ose'", "person_fold_cd_trgm", 250),
         ("name LIKE[cd] '*ang*'", "person_fold_cd_trgm", 250),

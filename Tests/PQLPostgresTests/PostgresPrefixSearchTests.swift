@@ -5,7 +5,9 @@ import PQLStore
 import Testing
 
 /// `BEGINSWITH[c]` on PostgreSQL narrows the rows to those starting with a scalar a match can
-/// start with before it folds (`nativePrefix`): a condition that must keep every match. Text
+/// start with before it folds (`nativePrefix`): a condition that must keep every match; and for
+/// a one-letter needle it takes the text in ranges of certain matches without folding, which
+/// must add none. Text
 /// starting with each such scalar, spelled composed and decomposed, with marks, width and
 /// compatibility forms, and text that folds to more than one scalar, against memory's rows.
 @Suite struct PostgresPrefixSearchTests {
@@ -28,7 +30,10 @@ import Testing
             let s = String(Character(u))
             out += [s, s + "b", s + "\u{301}", s + "\u{30A}x", s + "ss", s + "ﬀ", s + "\u{301}b", "\u{301}" + s]
         }
-        return out + ["Ángel", "Åsa", "A\u{30A}sa", "Ångström", "Straße", "STRASSE", "ǰoe", "j\u{30C}oe", "ﬀoo", "FFoo", "Kelvin", "\u{212A}elvin", ""]
+        return out + ["Ángel", "Åsa", "A\u{30A}sa", "Ångström", "Straße", "STRASSE", "ǰoe", "j\u{30C}oe", "ﬀoo", "FFoo", "Kelvin", "\u{212A}elvin", "",
+                     // The edges of the ranges a one-letter needle is certain of (`a` followed
+                     // by nothing or a scalar below U+0300): inside, and just past them.
+                     "a\u{2FF}", "A\u{2FF}b", "a\u{300}", "A\u{300}b", "a\u{34F}x", "A\u{FFFD}", "a\u{10FFFF}", "A\r\n", "a\u{7F}"]
     }
 
     @Test func caseInsensitivePrefixesKeepEveryMatch() async throws {
