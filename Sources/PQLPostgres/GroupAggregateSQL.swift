@@ -63,7 +63,7 @@ enum GroupAggregateSQL {
         let x = "(\(value))"
         let what = operation.rawValue
         func raise(_ kind: PredicateEvaluationError.Kind, _ message: String, type: String) -> String {
-            "\(s).arg(NULL::\(type), \(FoldFunctionSQL.quoteLiteral(kind.rawValue)), \(FoldFunctionSQL.quoteLiteral(message)), '')"
+            "\(s).arg(NULL::\(type), \(FoldFunctionSQL.quoteLiteral(kind.rawValue)), \(FoldFunctionSQL.quoteLiteral(message)), '', -1)"
         }
         func refuse(_ message: String, _ hint: String) -> StoreError { StoreError(.unsupported, message, hint: hint) }
         let inMemory = "or run the GroupQuery in memory on the fetched records"

@@ -25,8 +25,8 @@ import PQL
 /// - `utf16_length`: `length:` counts UTF-16 code units (a scalar beyond U+FFFF counts two).
 /// - `float_sum`, `int_total_as_double`: the grouping fetch's sums and averages (see
 ///   `GroupAggregateSQL`).
-/// - `arg(x, kind, message, hint)`: `x`, or the evaluator's error when `x` is NULL, raised
-///   with SQLSTATE `PQL01` and `kind` in its detail (see `ServerErrors`). `STABLE`, so the
+/// - `arg(x, kind, message, hint, node)`: `x`, or the evaluator's error when `x` is NULL, raised
+///   with SQLSTATE `PQL01` and `kind` and `node` in its detail (see `ServerErrors`). `STABLE`, so the
 ///   planner never runs it early on a constant.
 enum NativeFunctionSQL {
     /// The statements (after `CREATE SCHEMA`) that define the functions in `schema`.
@@ -66,11 +66,11 @@ enum NativeFunctionSQL {
         // makes the test NULL and the value NULL. The error is raised only when the test holds:
         // PostgreSQL folds a CASE's constant conditions before its results.
         let maxInt = "9223372036854775807", minInt = "(-9223372036854775807 - 1)"
-        func integer(_ name: String, arguments: String = "x bigint, y bigint", overflows: String, what: String, value: String) -> String {
+        func integer(_ name: String, arguments: String = "x bigint, y bigint, node integer", overflows: String, what: String, value: String) -> String {
             """
             CREATE OR REPLACE FUNCTION \(s).\(name)(\(arguments)) RETURNS bigint
             LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $pql$
-            SELECT CASE WHEN \(overflows) THEN \(s).int_overflow(\(what)) ELSE \(value) END
+            SELECT CASE WHEN \(overflows) THEN \(s).int_overflow(\(what), node) ELSE \(value) END
             $pql$
             """
         }
@@ -90,12 +90,12 @@ enum NativeFunctionSQL {
         let moderate = { (v: String) in "(\(v) = 0 OR abs(\(v)) BETWEEN 1e-154 AND 1e154)" }
         return [
             """
-            CREATE OR REPLACE FUNCTION \(s).int_overflow(what text, x bigint, y bigint) RETURNS bigint
+            CREATE OR REPLACE FUNCTION \(s).int_overflow(what text, x bigint, y bigint, node integer) RETURNS bigint
             LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE COST 1 AS $pql$
             BEGIN
                 RAISE EXCEPTION USING ERRCODE = 'PQL01',
                     MESSAGE = 'integer overflow: ' || replace(replace(what, '{x}', x::text), '{y}', coalesce(y::text, '')) || ' does not fit in 64 bits',
-                    DETAIL = 'integerOverflow', HINT = 'compute in floating point: multiply an operand by 1.0';
+                    DETAIL = 'integerOverflow' || \(ServerErrors.nodeMark) || node, HINT = 'compute in floating point: multiply an operand by 1.0';
             END
             $pql$
             """,
@@ -105,12 +105,12 @@ enum NativeFunctionSQL {
             integer("int_multiply", overflows: "(x > 3037000499 OR x < -3037000499 OR y > 3037000499 OR y < -3037000499) "
                         + "AND (x::numeric * y::numeric) NOT BETWEEN \(minInt) AND \(maxInt)",
                     what: "'{x} * {y}', x, y", value: "x * y"),
-            integer("int_negate", arguments: "x bigint", overflows: "x = \(minInt)", what: "'-({x})', x, NULL", value: "-x"),
-            integer("int_abs", arguments: "x bigint", overflows: "x = \(minInt)", what: "'abs:({x})', x, NULL", value: "abs(x)"),
+            integer("int_negate", arguments: "x bigint, node integer", overflows: "x = \(minInt)", what: "'-({x})', x, NULL", value: "-x"),
+            integer("int_abs", arguments: "x bigint, node integer", overflows: "x = \(minInt)", what: "'abs:({x})', x, NULL", value: "abs(x)"),
             """
-            CREATE OR REPLACE FUNCTION \(s).int_div(x bigint, y bigint) RETURNS bigint
+            CREATE OR REPLACE FUNCTION \(s).int_div(x bigint, y bigint, node integer) RETURNS bigint
             LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $pql$
-            SELECT CASE WHEN y = 0 THEN 0::bigint WHEN y = -1 AND x = \(minInt) THEN \(s).int_overflow('{x} / -1', x, NULL) ELSE x / y END
+            SELECT CASE WHEN y = 0 THEN 0::bigint WHEN y = -1 AND x = \(minInt) THEN \(s).int_overflow('{x} / -1', x, NULL, node) ELSE x / y END
             $pql$
             """,
             """
@@ -126,11 +126,11 @@ enum NativeFunctionSQL {
                   zeroDivisor: "CASE WHEN x = 0 OR x = 'NaN'::double precision THEN 'NaN'::double precision ELSE \(signOf("(x < 0) <> \(divisorNegative)")) END")
           + [
             """
-            CREATE OR REPLACE FUNCTION \(s).arg(x anyelement, kind text, message text, hint text) RETURNS anyelement
+            CREATE OR REPLACE FUNCTION \(s).arg(x anyelement, kind text, message text, hint text, node integer) RETURNS anyelement
             LANGUAGE plpgsql STABLE PARALLEL SAFE AS $pql$
             BEGIN
                 IF x IS NULL THEN
-                    RAISE EXCEPTION USING ERRCODE = 'PQL01', MESSAGE = message, HINT = hint, DETAIL = kind;
+                    RAISE EXCEPTION USING ERRCODE = 'PQL01', MESSAGE = message, HINT = hint, DETAIL = kind || \(ServerErrors.nodeMark) || node;
                 END IF;
                 RETURN x;
             END

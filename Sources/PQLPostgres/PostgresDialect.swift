@@ -65,17 +65,19 @@ struct PostgresDialect: SQLDialect {
         case (.integerArithmetic(let operation), _):
             // bigint, whatever the columns' width: PQL's integers have 64 bits. The installed
             // functions raise memory's overflow error, naming the operation (PostgreSQL's
-            // operators raise "bigint out of range", which names nothing).
-            let x = args.map { "(\(render($0)))::bigint" }
+            // operators raise "bigint out of range", which names nothing), and the node of the
+            // predicate's source map it computes (the last argument), for the error's caret.
+            guard let last = args.last, case .integer(let node) = last else { break }
+            let x = args.dropLast().map { "(\(render($0)))::bigint" }
             let s = quote(functionSchema)
             switch (operation, x.count) {
-            case (.add, 2): return "\(s).int_add(\(x[0]), \(x[1]))"
-            case (.subtract, 2): return "\(s).int_subtract(\(x[0]), \(x[1]))"
-            case (.multiply, 2): return "\(s).int_multiply(\(x[0]), \(x[1]))"
-            case (.divide, 2): return "\(s).int_div(\(x[0]), \(x[1]))"
+            case (.add, 2): return "\(s).int_add(\(x[0]), \(x[1]), \(node))"
+            case (.subtract, 2): return "\(s).int_subtract(\(x[0]), \(x[1]), \(node))"
+            case (.multiply, 2): return "\(s).int_multiply(\(x[0]), \(x[1]), \(node))"
+            case (.divide, 2): return "\(s).int_div(\(x[0]), \(x[1]), \(node))"
             case (.modulus, 2): return "\(s).int_mod(\(x[0]), \(x[1]))"
-            case (.negate, 1): return "\(s).int_negate(\(x[0]))"
-            case (.abs, 1): return "\(s).int_abs(\(x[0]))"
+            case (.negate, 1): return "\(s).int_negate(\(x[0]), \(node))"
+            case (.abs, 1): return "\(s).int_abs(\(x[0]), \(node))"
             default: break
             }
         case (.realArithmetic(let operation), _):

@@ -16,22 +16,27 @@ extension PostgresPredicateStore {
     /// ```
     @discardableResult
     public func batchUpdate(_ query: EntityQuery, set values: [String: PredicateValue]) async throws(StoreError) -> Int {
-        let model = self.model
-        let e = try model.entity(named: query.entity)
-        let plan = try InsertPlan(model: model, entity: e)
-        var builder = try SelectBuilder(query, model: model, dialect: dialect)
-        let keys = BoundSQL(try postgresQuery(try builder.keys(), typed: builder.typedBindings))
-        let assignments = try plan.assignments(values)
-        guard !assignments.isEmpty else { throw StoreError(.invalidValue, "a batch update needs at least one value to set") }
-        let root = model.root(e)
-        var update = keys
-        let sets = try assignments.map { (a) throws(StoreError) in
-            "\(quote(a.column)) = \(try update.bind(a.value, column: a.column, of: root, model: model, given: values))"
-        }
-        let sql = "WITH changed AS (UPDATE \(qualified(root.table)) SET \(sets.joined(separator: ", ")) WHERE \(quote(root.primaryKey)) IN (\(keys.sql)) RETURNING 1) SELECT count(*) FROM changed"
-        return try await transaction("updating \(query.entity)") { connection in
-            try await self.checkLinks(of: e, assignments: assignments, keys: keys, given: values, model: model, on: connection)
-            return try await self.count(BoundSQL(sql: sql, binds: update.binds), on: connection)
+        do throws(StoreError) {
+            let model = self.model
+            let e = try model.entity(named: query.entity)
+            let plan = try InsertPlan(model: model, entity: e)
+            var builder = try SelectBuilder(query, model: model, dialect: dialect)
+            let keys = BoundSQL(try postgresQuery(try builder.keys(), typed: builder.typedBindings))
+            let assignments = try plan.assignments(values)
+            guard !assignments.isEmpty else { throw StoreError(.invalidValue, "a batch update needs at least one value to set") }
+            let root = model.root(e)
+            var update = keys
+            let sets = try assignments.map { (a) throws(StoreError) in
+                "\(quote(a.column)) = \(try update.bind(a.value, column: a.column, of: root, model: model, given: values))"
+            }
+            let sql = "WITH changed AS (UPDATE \(qualified(root.table)) SET \(sets.joined(separator: ", ")) WHERE \(quote(root.primaryKey)) IN (\(keys.sql)) RETURNING 1) SELECT count(*) FROM changed"
+            return try await transaction("updating \(query.entity)") { connection in
+                try await self.checkLinks(of: e, assignments: assignments, keys: keys, given: values, model: model, on: connection)
+                return try await self.count(BoundSQL(sql: sql, binds: update.binds), on: connection)
+            }
+        } catch {
+            // An installed function names the node that raised: the caret in the predicate.
+            throw error.placedAtSourceNode(of: query.sourceMap)
         }
     }
 
@@ -47,12 +52,17 @@ extension PostgresPredicateStore {
     /// ```
     @discardableResult
     public func batchDelete(_ query: EntityQuery) async throws(StoreError) -> Int {
-        let model = self.model
-        let e = try model.entity(named: query.entity)
-        var builder = try SelectBuilder(query, model: model, dialect: dialect)
-        let keys = BoundSQL(try postgresQuery(try builder.keys(), typed: builder.typedBindings))
-        return try await transaction("deleting from \(query.entity)") { connection in
-            try await self.deleteRows(of: e, keys: keys, model: model, on: connection)
+        do throws(StoreError) {
+            let model = self.model
+            let e = try model.entity(named: query.entity)
+            var builder = try SelectBuilder(query, model: model, dialect: dialect)
+            let keys = BoundSQL(try postgresQuery(try builder.keys(), typed: builder.typedBindings))
+            return try await transaction("deleting from \(query.entity)") { connection in
+                try await self.deleteRows(of: e, keys: keys, model: model, on: connection)
+            }
+        } catch {
+            // An installed function names the node that raised: the caret in the predicate.
+            throw error.placedAtSourceNode(of: query.sourceMap)
         }
     }
 

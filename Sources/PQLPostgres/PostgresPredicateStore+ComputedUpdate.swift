@@ -23,74 +23,79 @@ extension PostgresPredicateStore {
     /// ```
     @discardableResult
     public func batchUpdate(_ query: EntityQuery, computing expressions: [String: ExpressionNode]) async throws(StoreError) -> Int {
-        let model = self.model
-        let e = try model.entity(named: query.entity)
-        let plan = try InsertPlan(model: model, entity: e)
-        let ordered = expressions.sorted { $0.key < $1.key }
-        guard !ordered.isEmpty else { throw StoreError(.invalidValue, "a batch update needs at least one value to set") }
-        for (key, _) in ordered { try plan.requireSettable(key) }
-        let keys = ordered.map(\.key)
-        let trees = ordered.map { query.variables.isEmpty ? $0.value : $0.value.substituting(query.variables) }
-        for (key, tree) in zip(keys, trees) where PredicateNode.comparison(ComparisonNode(tree, .equal, .constant(.null))).nestsDeeper(than: PredicateNode.maxCompileDepth) {
-            throw StoreError(.unsupported, "the expression for \(e.name).\(key) nests deeper than \(PredicateNode.maxCompileDepth) levels",
-                             hint: "compute it in fewer steps")
-        }
-        var builder = try SelectBuilder(query, model: model, dialect: dialect)
-        let (select, results) = try builder.computed(trees, keys: keys)
-        let sql = try postgresQuery(select, typed: builder.typedBindings)
-        let root = model.root(e)
-        let linked = Self.linkedColumns(of: e, model: model)
-        return try await transaction("updating \(query.entity)") { connection in
-            // Every value is computed before any is written, so each reads the old object.
-            var computed: [(id: Int64, values: [PredicateValue])] = []
-            for try await row in try await connection.query(sql, logger: self.logger) {
-                var cells = row.makeIterator()
-                guard let first = cells.next() else { continue }
-                var values: [PredicateValue] = []
-                for column in results {
-                    guard let cell = cells.next() else { break }
-                    let value = try Self.value(cell, kind: column.kind)
-                    values.append(value == .null && column.nullIsNaN ? .double(.nan) : value)
-                }
-                computed.append((try first.decode(Int64.self), values))
+        do throws(StoreError) {
+            let model = self.model
+            let e = try model.entity(named: query.entity)
+            let plan = try InsertPlan(model: model, entity: e)
+            let ordered = expressions.sorted { $0.key < $1.key }
+            guard !ordered.isEmpty else { throw StoreError(.invalidValue, "a batch update needs at least one value to set") }
+            for (key, _) in ordered { try plan.requireSettable(key) }
+            let keys = ordered.map(\.key)
+            let trees = ordered.map { query.variables.isEmpty ? $0.value : $0.value.substituting(query.variables) }
+            for (key, tree) in zip(keys, trees) where PredicateNode.comparison(ComparisonNode(tree, .equal, .constant(.null))).nestsDeeper(than: PredicateNode.maxCompileDepth) {
+                throw StoreError(.unsupported, "the expression for \(e.name).\(key) nests deeper than \(PredicateNode.maxCompileDepth) levels",
+                                 hint: "compute it in fewer steps")
             }
-            // Without sort rules SQLite reads the rows in key order: checked in that order, the
-            // first value that does not fit is the one the SQLite store reports.
-            if query.sort.isEmpty { computed.sort { $0.id < $1.id } }
-            var rows: [(id: Int64, values: [String: PredicateValue], assignments: [(column: String, value: SQLValue)])] = []
-            for (id, list) in computed {
-                var values: [String: PredicateValue] = [:]
-                for (key, (tree, value)) in zip(keys, zip(trees, list)) {
-                    if case .double(let d) = value, d.isNaN {
-                        throw StoreError(.invalidValue, "\(e.name).\(key) = \(tree) is NaN for the \(e.name) with key \(id), which the store cannot hold",
-                                         hint: "guard the expression, e.g. with a ternary on the divisor")
+            var builder = try SelectBuilder(query, model: model, dialect: dialect)
+            let (select, results) = try builder.computed(trees, keys: keys)
+            let sql = try postgresQuery(select, typed: builder.typedBindings)
+            let root = model.root(e)
+            let linked = Self.linkedColumns(of: e, model: model)
+            return try await transaction("updating \(query.entity)") { connection in
+                // Every value is computed before any is written, so each reads the old object.
+                var computed: [(id: Int64, values: [PredicateValue])] = []
+                for try await row in try await connection.query(sql, logger: self.logger) {
+                    var cells = row.makeIterator()
+                    guard let first = cells.next() else { continue }
+                    var values: [PredicateValue] = []
+                    for column in results {
+                        guard let cell = cells.next() else { break }
+                        let value = try Self.value(cell, kind: column.kind)
+                        values.append(value == .null && column.nullIsNaN ? .double(.nan) : value)
                     }
-                    values[key] = value
+                    computed.append((try first.decode(Int64.self), values))
                 }
-                for (key, tree) in zip(keys, trees) {
-                    do throws(StoreError) { _ = try plan.assignment(key, values[key] ?? .null) } catch {
-                        throw StoreError(error.kind, "\(e.name).\(key) = \(tree) gives \(values[key] ?? .null) for the \(e.name) with key \(id): \(error.message)",
-                                         hint: error.hint)
+                // Without sort rules SQLite reads the rows in key order: checked in that order, the
+                // first value that does not fit is the one the SQLite store reports.
+                if query.sort.isEmpty { computed.sort { $0.id < $1.id } }
+                var rows: [(id: Int64, values: [String: PredicateValue], assignments: [(column: String, value: SQLValue)])] = []
+                for (id, list) in computed {
+                    var values: [String: PredicateValue] = [:]
+                    for (key, (tree, value)) in zip(keys, zip(trees, list)) {
+                        if case .double(let d) = value, d.isNaN {
+                            throw StoreError(.invalidValue, "\(e.name).\(key) = \(tree) is NaN for the \(e.name) with key \(id), which the store cannot hold",
+                                             hint: "guard the expression, e.g. with a ternary on the divisor")
+                        }
+                        values[key] = value
                     }
+                    for (key, tree) in zip(keys, trees) {
+                        do throws(StoreError) { _ = try plan.assignment(key, values[key] ?? .null) } catch {
+                            throw StoreError(error.kind, "\(e.name).\(key) = \(tree) gives \(values[key] ?? .null) for the \(e.name) with key \(id): \(error.message)",
+                                             hint: error.hint)
+                        }
+                    }
+                    rows.append((id, values, try plan.assignments(values)))
                 }
-                rows.append((id, values, try plan.assignments(values)))
+                for row in rows {
+                    var binds = PostgresBindings()
+                    binds.append(row.id)
+                    let keys = BoundSQL(sql: "SELECT \(quote(root.primaryKey)) FROM \(self.qualified(root.table)) WHERE \(quote(root.primaryKey)) = $1", binds: binds)
+                    if row.assignments.contains(where: { linked.contains($0.column) }) {
+                        try await self.checkLinks(of: e, assignments: row.assignments, keys: keys, given: row.values, model: model, on: connection)
+                    }
+                    var update = keys
+                    var sets: [String] = []
+                    for a in row.assignments {
+                        sets.append("\(quote(a.column)) = \(try update.bind(a.value, column: a.column, of: root, model: model, given: row.values))")
+                    }
+                    update.sql = "UPDATE \(self.qualified(root.table)) SET \(sets.joined(separator: ", ")) WHERE \(quote(root.primaryKey)) = $1"
+                    try await connection.run(update.query, logger: self.logger)
+                }
+                return rows.count
             }
-            for row in rows {
-                var binds = PostgresBindings()
-                binds.append(row.id)
-                let keys = BoundSQL(sql: "SELECT \(quote(root.primaryKey)) FROM \(self.qualified(root.table)) WHERE \(quote(root.primaryKey)) = $1", binds: binds)
-                if row.assignments.contains(where: { linked.contains($0.column) }) {
-                    try await self.checkLinks(of: e, assignments: row.assignments, keys: keys, given: row.values, model: model, on: connection)
-                }
-                var update = keys
-                var sets: [String] = []
-                for a in row.assignments {
-                    sets.append("\(quote(a.column)) = \(try update.bind(a.value, column: a.column, of: root, model: model, given: row.values))")
-                }
-                update.sql = "UPDATE \(self.qualified(root.table)) SET \(sets.joined(separator: ", ")) WHERE \(quote(root.primaryKey)) = $1"
-                try await connection.run(update.query, logger: self.logger)
-            }
-            return rows.count
+        } catch {
+            // An installed function names the node that raised: the caret in the predicate.
+            throw error.placedAtSourceNode(of: query.sourceMap)
         }
     }
 

@@ -36,33 +36,38 @@ extension PostgresPredicateStore {
     /// connection is kept until the server has stopped it: PostgresNIO itself only discards
     /// the rest of the rows, which the server would go on computing.
     func forEachBatch(_ query: EntityQuery, size: Int, _ body: @escaping @Sendable ([StoreRecord]) async throws -> Void) async throws(StoreError) {
-        let model = self.model
-        var builder = try SelectBuilder(query, model: model, dialect: dialect)
-        let statement = try builder.records()
-        let sql = try postgresQuery(statement.compiled, typed: builder.typedBindings)
-        let reader = try RowLayout(model: model, entity: query.entity, hasEntityColumn: statement.hasEntityColumn)
-        if let pinned {
-            try await forEachBatch(of: sql, through: pinned, entity: query.entity, reader: reader, size: size, body)
-            return
-        }
-        try await withConnection("fetching \(query.entity)") { connection in
-            var complete = false
-            do {
-                var pending: [StoreRecord] = []
-                pending.reserveCapacity(size)
-                for try await row in try await connection.query(sql, logger: self.logger) {
-                    pending.append(try reader.record(row))
-                    if pending.count == size {
-                        try await body(pending)
-                        pending.removeAll(keepingCapacity: true)
-                    }
-                }
-                complete = true
-                if !pending.isEmpty { try await body(pending) }
-            } catch {
-                if !complete { try await self.stop(statementOn: connection, cancelling: error) }
-                throw error
+        do throws(StoreError) {
+            let model = self.model
+            var builder = try SelectBuilder(query, model: model, dialect: dialect)
+            let statement = try builder.records()
+            let sql = try postgresQuery(statement.compiled, typed: builder.typedBindings)
+            let reader = try RowLayout(model: model, entity: query.entity, hasEntityColumn: statement.hasEntityColumn)
+            if let pinned {
+                try await forEachBatch(of: sql, through: pinned, entity: query.entity, reader: reader, size: size, body)
+                return
             }
+            try await withConnection("fetching \(query.entity)") { connection in
+                var complete = false
+                do {
+                    var pending: [StoreRecord] = []
+                    pending.reserveCapacity(size)
+                    for try await row in try await connection.query(sql, logger: self.logger) {
+                        pending.append(try reader.record(row))
+                        if pending.count == size {
+                            try await body(pending)
+                            pending.removeAll(keepingCapacity: true)
+                        }
+                    }
+                    complete = true
+                    if !pending.isEmpty { try await body(pending) }
+                } catch {
+                    if !complete { try await self.stop(statementOn: connection, cancelling: error) }
+                    throw error
+                }
+            }
+        } catch {
+            // An installed function names the node that raised: the caret in the predicate.
+            throw error.placedAtSourceNode(of: query.sourceMap)
         }
     }
 
@@ -103,13 +108,18 @@ extension PostgresPredicateStore {
     /// let ids = try await store.fetchIDs(try EntityQuery("flights", where: "dest == 'HNL'"))
     /// ```
     public func fetchIDs(_ query: EntityQuery) async throws(StoreError) -> [Int64] {
-        var builder = try SelectBuilder(query, model: model, dialect: dialect)
-        let compiled = try builder.keys()
-        let sql = try postgresQuery(compiled, typed: builder.typedBindings)
-        return try await withConnection("fetching \(query.entity)") { connection in
-            var out: [Int64] = []
-            for try await row in try await connection.query(sql, logger: self.logger) { out.append(try row.decode(Int64.self)) }
-            return out
+        do throws(StoreError) {
+            var builder = try SelectBuilder(query, model: model, dialect: dialect)
+            let compiled = try builder.keys()
+            let sql = try postgresQuery(compiled, typed: builder.typedBindings)
+            return try await withConnection("fetching \(query.entity)") { connection in
+                var out: [Int64] = []
+                for try await row in try await connection.query(sql, logger: self.logger) { out.append(try row.decode(Int64.self)) }
+                return out
+            }
+        } catch {
+            // An installed function names the node that raised: the caret in the predicate.
+            throw error.placedAtSourceNode(of: query.sourceMap)
         }
     }
 
@@ -120,13 +130,18 @@ extension PostgresPredicateStore {
     /// let n = try await store.count(try EntityQuery("flights", where: "origin == %@", ["JFK"]))
     /// ```
     public func count(_ query: EntityQuery) async throws(StoreError) -> Int {
-        var builder = try SelectBuilder(query, model: model, dialect: dialect)
-        let compiled = try builder.count()
-        let sql = try postgresQuery(compiled, typed: builder.typedBindings)
-        return try await withConnection("counting \(query.entity)") { connection in
-            var n = 0
-            for try await row in try await connection.query(sql, logger: self.logger) { n = Int(try row.decode(Int64.self)) }
-            return n
+        do throws(StoreError) {
+            var builder = try SelectBuilder(query, model: model, dialect: dialect)
+            let compiled = try builder.count()
+            let sql = try postgresQuery(compiled, typed: builder.typedBindings)
+            return try await withConnection("counting \(query.entity)") { connection in
+                var n = 0
+                for try await row in try await connection.query(sql, logger: self.logger) { n = Int(try row.decode(Int64.self)) }
+                return n
+            }
+        } catch {
+            // An installed function names the node that raised: the caret in the predicate.
+            throw error.placedAtSourceNode(of: query.sourceMap)
         }
     }
 

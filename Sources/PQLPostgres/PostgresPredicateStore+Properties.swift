@@ -15,35 +15,40 @@ extension PostgresPredicateStore {
     /// // [["name": "United Air Lines Inc.", "flights.@count": 58665], …]
     /// ```
     public func fetchProperties(_ keyPaths: [String], _ query: EntityQuery, distinct: Bool = false) async throws(StoreError) -> [[String: PredicateValue]] {
-        // PostgreSQL's DISTINCT takes no ORDER BY term outside the selected columns (the sort
-        // rules' and the key's): distinct rows are kept here instead, each where it first comes
-        // in the query's order, and the page is cut from them, as SQLite's DISTINCT … LIMIT does.
-        var unpaged = query
-        if distinct { (unpaged.offset, unpaged.limit) = (0, nil) }
-        var builder = try SelectBuilder(unpaged, model: model, dialect: dialect)
-        let st = try builder.properties(keyPaths, distinct: false)
-        let sql = try postgresQuery(st.compiled, typed: builder.typedBindings)
-        let columns = st.attributes
-        let rows = try await withConnection("fetching properties of \(query.entity)") { connection in
-            var out: [[String: PredicateValue]] = []
-            var seen: Set<String> = []
-            for try await row in try await connection.query(sql, logger: self.logger) {
-                var values: [String: PredicateValue] = [:]
-                var spelled = ""
-                for (cell, column) in zip(row, columns) {
-                    let value = try Self.value(cell, kind: column.kind)
-                    values[column.name] = value
-                    if distinct { spelled += "\(value.kindDescription):\(value)\u{0}" }
+        do throws(StoreError) {
+            // PostgreSQL's DISTINCT takes no ORDER BY term outside the selected columns (the sort
+            // rules' and the key's): distinct rows are kept here instead, each where it first comes
+            // in the query's order, and the page is cut from them, as SQLite's DISTINCT … LIMIT does.
+            var unpaged = query
+            if distinct { (unpaged.offset, unpaged.limit) = (0, nil) }
+            var builder = try SelectBuilder(unpaged, model: model, dialect: dialect)
+            let st = try builder.properties(keyPaths, distinct: false)
+            let sql = try postgresQuery(st.compiled, typed: builder.typedBindings)
+            let columns = st.attributes
+            let rows = try await withConnection("fetching properties of \(query.entity)") { connection in
+                var out: [[String: PredicateValue]] = []
+                var seen: Set<String> = []
+                for try await row in try await connection.query(sql, logger: self.logger) {
+                    var values: [String: PredicateValue] = [:]
+                    var spelled = ""
+                    for (cell, column) in zip(row, columns) {
+                        let value = try Self.value(cell, kind: column.kind)
+                        values[column.name] = value
+                        if distinct { spelled += "\(value.kindDescription):\(value)\u{0}" }
+                    }
+                    if distinct && !seen.insert(spelled).inserted { continue }
+                    out.append(values)
                 }
-                if distinct && !seen.insert(spelled).inserted { continue }
-                out.append(values)
+                return out
             }
-            return out
+            guard distinct else { return rows }
+            let start = min(query.offset, rows.count)
+            let end = query.limit.map { min(rows.count, start + max(0, $0)) } ?? rows.count
+            return Array(rows[start..<end])
+        } catch {
+            // An installed function names the node that raised: the caret in the predicate.
+            throw error.placedAtSourceNode(of: query.sourceMap)
         }
-        guard distinct else { return rows }
-        let start = min(query.offset, rows.count)
-        let end = query.limit.map { min(rows.count, start + max(0, $0)) } ?? rows.count
-        return Array(rows[start..<end])
     }
 
     /// The records an `EntityQuery` matches decoded as `T`, as the SQLite store's
@@ -56,21 +61,26 @@ extension PostgresPredicateStore {
     /// let airlines = try await store.fetch(EntityQuery("airlines"), as: Airline.self)
     /// ```
     public func fetch<T: Decodable & Sendable>(_ query: EntityQuery, as type: T.Type) async throws(StoreError) -> [T] {
-        let model = self.model
-        var builder = try SelectBuilder(query, model: model, dialect: dialect)
-        let statement = try builder.records(links: true)
-        let sql = try postgresQuery(statement.compiled, typed: builder.typedBindings)
-        let reader = try RowLayout(model: model, entity: query.entity, hasEntityColumn: statement.hasEntityColumn, links: true)
-        let records = try await withConnection("fetching \(query.entity)") { connection in
-            var out: [StoreRecord] = []
-            for try await row in try await connection.query(sql, logger: self.logger) { out.append(try reader.record(row)) }
+        do throws(StoreError) {
+            let model = self.model
+            var builder = try SelectBuilder(query, model: model, dialect: dialect)
+            let statement = try builder.records(links: true)
+            let sql = try postgresQuery(statement.compiled, typed: builder.typedBindings)
+            let reader = try RowLayout(model: model, entity: query.entity, hasEntityColumn: statement.hasEntityColumn, links: true)
+            let records = try await withConnection("fetching \(query.entity)") { connection in
+                var out: [StoreRecord] = []
+                for try await row in try await connection.query(sql, logger: self.logger) { out.append(try reader.record(row)) }
+                return out
+            }
+            let decoder = JSONDecoder()
+            var out: [T] = []
+            out.reserveCapacity(records.count)
+            for r in records { out.append(try r.decode(T.self, using: decoder)) }
             return out
+        } catch {
+            // An installed function names the node that raised: the caret in the predicate.
+            throw error.placedAtSourceNode(of: query.sourceMap)
         }
-        let decoder = JSONDecoder()
-        var out: [T] = []
-        out.reserveCapacity(records.count)
-        for r in records { out.append(try r.decode(T.self, using: decoder)) }
-        return out
     }
 
     /// Runs a fetch request template of the model with values for its `$variables`, as the

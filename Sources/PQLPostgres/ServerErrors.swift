@@ -15,8 +15,11 @@ enum ServerErrors {
         if let e = error as? PSQLError {
             if let info = e.serverInfo {
                 let state = info[.sqlState] ?? ""
-                if let evaluation = evaluationError(state: state, message: info[.message], detail: info[.detail], hint: info[.hint]) {
-                    return StoreError(evaluation: evaluation)
+                if let (evaluation, node) = evaluationError(state: state, message: info[.message], detail: info[.detail], hint: info[.hint]) {
+                    var e = StoreError(evaluation: evaluation)
+                    // The fetch places it in the predicate's text (placedAtSourceNode).
+                    e.sourceNode = node
+                    return e
                 }
                 var message = "\(what): PostgreSQL says: \(info[.message] ?? "an error") (SQLSTATE \(state))"
                 if let detail = info[.detail] { message += "; \(detail)" }
@@ -75,22 +78,34 @@ enum ServerErrors {
         return StoreError(.server, "\(what): \(error)", hint: "check the connection to the PostgreSQL server")
     }
 
-    /// The evaluator's error that a fetch's SQL raised: PQL's `arg` function raises it whole
-    /// (SQLSTATE `PQL01`, its kind in the detail; the integer arithmetic functions raise their
-    /// overflow so, naming the operation), and PostgreSQL's own "bigint out of range", from
-    /// anything else on 64 bits, is an overflow too (the operands are not known here).
-    static func evaluationError(state: String, message: String?, detail: String?, hint: String?) -> PredicateEvaluationError? {
+    /// The evaluator's error that a fetch's SQL raised, with the node of the predicate's source
+    /// map that raised it when known: PQL's `arg` function raises it whole (SQLSTATE `PQL01`,
+    /// its kind and node in the detail, `integerOverflow node=3`; the integer arithmetic
+    /// functions raise their overflow so, naming the operation), and PostgreSQL's own "bigint
+    /// out of range", from anything else on 64 bits, is an overflow too (the operands are not
+    /// known here).
+    static func evaluationError(state: String, message: String?, detail: String?, hint: String?) -> (PredicateEvaluationError, Int?)? {
         switch (state, message) {
         case ("PQL01", let message?):
-            let kind = detail.flatMap(PredicateEvaluationError.Kind.init(rawValue:)) ?? .arithmetic
-            return PredicateEvaluationError(kind: kind, message: message, hint: hint.flatMap { $0.isEmpty ? nil : $0 })
+            var kindName = detail ?? "", node: Int? = nil
+            if let mark = kindName.range(of: nodeSeparator) {
+                node = Int(kindName[mark.upperBound...]).flatMap { $0 >= 0 ? $0 : nil }
+                kindName = String(kindName[..<mark.lowerBound])
+            }
+            let kind = PredicateEvaluationError.Kind(rawValue: kindName) ?? .arithmetic
+            return (PredicateEvaluationError(kind: kind, message: message, hint: hint.flatMap { $0.isEmpty ? nil : $0 }), node)
         case ("22003", "bigint out of range"?):
-            return PredicateEvaluationError(kind: .integerOverflow, message: "integer overflow: a result does not fit in 64 bits (PostgreSQL: bigint out of range)",
-                                            hint: "compute in floating point: multiply an operand by 1.0")
+            return (PredicateEvaluationError(kind: .integerOverflow, message: "integer overflow: a result does not fit in 64 bits (PostgreSQL: bigint out of range)",
+                                             hint: "compute in floating point: multiply an operand by 1.0"), nil)
         default:
             return nil
         }
     }
+
+    /// Between the kind and the node in the DETAIL of the installed functions' errors.
+    static let nodeSeparator = " node="
+    /// ``nodeSeparator`` as an SQL literal, for the functions' `RAISE`.
+    static var nodeMark: String { FoldFunctionSQL.quoteLiteral(nodeSeparator) }
 
     private static func hint(for state: String) -> String {
         switch state {

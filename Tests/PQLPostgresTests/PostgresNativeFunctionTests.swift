@@ -161,8 +161,18 @@ import Testing
                 ("uppercase:(s) == 'X'", []), ("s != nil AND lowercase:(s) == 'x\ny'", []), ("NOT (n + 1 > 0)", []),
                 ("NOT (n != nil AND n + 1 > 0)", []), ("flag == YES AND n + 1 > 0", []), ("NOT (flag == YES AND -n < 0)", []),
             ], store: store, ids: ids, objects: objects)
-            let error = await #expect(throws: StoreError.self) { _ = try await store.fetch(EntityQuery("Row", where: "n + 1 > 0")) }
+            let format = "n != 7 AND n + 1 > 0"
+            let error = await #expect(throws: StoreError.self) { _ = try await store.fetch(EntityQuery("Row", where: format)) }
             #expect(error?.evaluationError?.kind == .arithmetic && error?.message == "arithmetic on nil (+)" && error?.hint != nil)
+            // Placed at the arithmetic, as memory places it.
+            let query = try EntityQuery("Row", where: format)
+            let compiled = try CompiledPredicate(query.predicate, reader: PredicateValue.predicateReader, sourceMap: query.sourceMap)
+            let memory = #expect(throws: PredicateEvaluationError.self) { _ = try objects.filter { try compiled.evaluate($0) } }
+            #expect(error?.range != nil && error?.range == memory?.range && error?.range.map { r in String(decoding: format.utf8.dropFirst(r.offset).prefix(r.length), as: UTF8.self) } == "n + 1",
+                    "\(String(describing: error?.range)) / \(String(describing: memory?.range))")
+            // A predicate built in code has no source map: no place, and no wrong one.
+            let built = await #expect(throws: StoreError.self) { _ = try await store.fetch(EntityQuery("Row", predicate: try PredicateNode(format: "n + 1 > 0"))) }
+            #expect(built?.evaluationError?.kind == .arithmetic && built?.range == nil && built?.source == nil)
         }
     }
 
@@ -173,13 +183,24 @@ import Testing
             for format in ["n + 1 > 0", "n * 2 > 0", "-n > 0", "abs:(n) > 0", "n - 2 < 0", "n / -1 > 0", "multiply:by:(n, n) > 0",
                            "from:subtract:(n, 1) < 0", "m * n < 0", "flag + n > 0", "n > 0 AND n < 3037000501 AND n * n > 0"] {
                 let query = try EntityQuery("Row", where: format)
-                let compiled = try CompiledPredicate(query.predicate, reader: PredicateValue.predicateReader)
+                let compiled = try CompiledPredicate(query.predicate, reader: PredicateValue.predicateReader, sourceMap: query.sourceMap)
                 let memory = #expect(throws: PredicateEvaluationError.self, "\(format)") { _ = try objects.filter { try compiled.evaluate($0) } }
                 let error = await #expect(throws: StoreError.self, "\(format)") { _ = try await store.fetch(query) }
                 #expect(error?.evaluationError?.kind == .integerOverflow, "\(format): \(String(describing: error))")
                 #expect(error?.evaluationError?.message == memory?.message && memory?.message != nil,
                         "\(format): memory \(String(describing: memory?.message)), PostgreSQL \(String(describing: error?.evaluationError?.message))")
                 #expect(error?.evaluationError?.hint == memory?.hint, "\(format)")
+                // The caret where memory's is: the installed function names the node that raised.
+                #expect(error?.range != nil && error?.range == memory?.range && error?.source == format,
+                        "\(format): memory \(String(describing: memory?.range)), PostgreSQL \(String(describing: error?.range))")
+                // Every call that runs the predicate places it so.
+                let counted = await #expect(throws: StoreError.self, "\(format)") { _ = try await store.count(query) }
+                let keyed = await #expect(throws: StoreError.self, "\(format)") { _ = try await store.fetchIDs(query) }
+                let deleted = await #expect(throws: StoreError.self, "\(format)") { _ = try await store.batchDelete(query) }
+                let streamed = await #expect(throws: StoreError.self, "\(format)") { for try await _ in store.records(matching: query) {} }
+                for other in [counted, keyed, deleted, streamed] {
+                    #expect(other?.range == memory?.range, "\(format): \(String(describing: other))")
+                }
             }
         }
     }

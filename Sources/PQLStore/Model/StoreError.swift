@@ -206,16 +206,17 @@ public struct StoreError: Error, Hashable, Sendable, CustomStringConvertible, Lo
         return e
     }
 
-    /// For an error a `pql_*` SQL function raised while SQLite ran the statement: the index of
-    /// the node it computes in the query's ``SourceMap`` (the call's last argument).
-    var sourceNode: Int? {
+    /// For an error a `pql_*` SQL function raised while SQLite ran the statement (or one of
+    /// the functions PQL installs in PostgreSQL): the index of the node it computes in the
+    /// query's ``SourceMap`` (the call's last argument).
+    package var sourceNode: Int? {
         get { trail.node }
         set { trail.node = newValue }
     }
 
     /// The same error, placed at the node of `map` that the SQL function which raised it
     /// computes (``sourceNode``), as the evaluator places it; unchanged without a node or map.
-    func placedAtSourceNode(of map: SourceMap?) -> StoreError {
+    package func placedAtSourceNode(of map: SourceMap?) -> StoreError {
         guard range == nil, let node = sourceNode, let map, let r = SourceLocator.range(ofNode: node, in: map) else { return self }
         var e = self
         e.source = map.source

@@ -81,7 +81,8 @@ extension PredicateSQLCompiler {
             let reals = values.map { x in x.kind == .real ? x : SQLExpression(node: .call(.asReal, [asNumber(x).node]), kind: .real, nullable: false) }
             return SQLExpression(node: .call(.realArithmetic(operation), reals.map(\.node)), kind: .real, nullable: false)
         }
-        return SQLExpression(node: .call(.integerArithmetic(operation), values.map { asNumber($0).node }), kind: .integer, nullable: false)
+        // The node last: where the installed function's overflow error points in the predicate.
+        return SQLExpression(node: .call(.integerArithmetic(operation), values.map { asNumber($0).node } + [sourceNode]), kind: .integer, nullable: false)
     }
 
     /// A boolean as the integer 0 or 1 (the evaluator's `numeric`); other numbers as they are.
@@ -103,7 +104,7 @@ extension PredicateSQLCompiler {
                        hint: "test for nil first: x != nil AND …")
         }
         let node = SQLNode.call(.requireValue, [x.node, bindRaw(.text(error.kind.rawValue)), bindRaw(.text(error.message)),
-                                                bindRaw(.text(error.hint ?? ""))])
+                                                bindRaw(.text(error.hint ?? "")), sourceNode])
         return SQLExpression(node: node, kind: x.kind, nullable: false)
     }
 
