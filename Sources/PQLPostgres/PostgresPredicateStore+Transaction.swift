@@ -125,7 +125,7 @@ extension PostgresPredicateStore {
                     if Task.isCancelled {
                         throw StoreError(.cancelled, "the transaction was cancelled; nothing of it was written", hint: "the task running it was cancelled")
                     }
-                    try await pin.exclusive("committing the transaction", logger: self.logger) { c in
+                    try await pin.finish { c in
                         // COMMIT of a transaction an error aborted answers ROLLBACK without an
                         // error: a statement first says whether it is still alive (25P02 if not).
                         try await c.run("SELECT 1", logger: self.logger)
@@ -280,9 +280,32 @@ final class PinnedConnection: Sendable {
         close(scope)
     }
 
-    /// Undoes the whole transaction, whatever call was interrupted.
+    /// Undoes the whole transaction, whatever call was interrupted, once that call has ended
+    /// (see ``finish(_:)``).
     func rollback(logger: Logger) async {
-        await Self.undo("ROLLBACK", on: raw, logger: logger)
+        try? await finish { c in await Self.undo("ROLLBACK", on: c, logger: logger) }
+    }
+
+    /// Runs the transaction's last statement (its COMMIT or ROLLBACK): closes it to calls that
+    /// do not hold the connection yet (they throw, as after ``end()``), waits for the one that
+    /// does, then runs `last` with the connection. A call may outlive the body that made it (a
+    /// stream's fetch, left when the body threw, holds the connection while its statement is
+    /// cancelled, then rolls back to its savepoint): run beside the ROLLBACK, its statements
+    /// reached the next transaction the pool gave the connection to, which then failed as
+    /// aborted (25P02) or lost what it wrote since a savepoint of the same name.
+    func finish<T: Sendable>(_ last: (PostgresConnection) async throws -> T) async throws -> T {
+        await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
+            let ready = state.withLock { s in
+                s.open = false
+                guard s.busy else { s.busy = true; return true }
+                // First in line: the calls waiting behind it are refused once it is done.
+                s.waiting.insert(([], c), at: 0)
+                return false
+            }
+            if ready { c.resume() }
+        }
+        defer { relinquish() }
+        return try await last(raw)
     }
 
     /// Runs an undoing statement in a task of its own (the caller's may be cancelled, and this

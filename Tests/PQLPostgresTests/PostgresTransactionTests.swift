@@ -290,4 +290,42 @@ import Testing
             #expect(try await store.count("Airline") == 2)
         }
     }
+
+    /// A call still running when its transaction ends (a stream's fetch being cancelled after
+    /// its body threw: it holds the connection while its cancel requests are answered, then
+    /// rolls back to its savepoint) ends before the connection goes back to the pool. Before,
+    /// the ROLLBACK ran beside it and the connection was handed on: the straggler's
+    /// `ROLLBACK TO SAVEPOINT pql_savepoint_1` then reached the next transaction on it, which
+    /// failed as aborted (25P02), or lost what it wrote since its own pql_savepoint_1.
+    @Test func aStragglingCallEndsBeforeItsConnectionIsReused() async throws {
+        struct Left: Error {}
+        try await Self.withStore { store in
+            for round in 0..<5 {
+                let started = AsyncStream<Void>.makeStream()
+                do {
+                    try await store.transaction { tx in
+                        Task {
+                            _ = try? await tx.withConnection("straggling") { connection in
+                                started.continuation.yield()
+                                try await connection.run("SELECT pg_sleep(0.1)", logger: tx.logger)
+                                try await Task.sleep(for: .milliseconds(100))
+                                throw Left()
+                            }
+                        }
+                        for await _ in started.stream { break }
+                        throw Left()
+                    }
+                    Issue.record("the body's error was lost")
+                } catch is Left {}
+                for k in 0..<3 {
+                    try await store.transaction { tx in
+                        _ = try await tx.insert("Person", ["name": .string("a\(round)-\(k)"), "age": 1])
+                        try await Task.sleep(for: .milliseconds(150))
+                        _ = try await tx.insert("Person", ["name": .string("b\(round)-\(k)"), "age": 2])
+                    }
+                }
+            }
+            #expect(try await store.count(EntityQuery("Person")) == 5 * 3 * 2)
+        }
+    }
 }
