@@ -253,11 +253,23 @@ extension PredicateSQLCompiler {
     /// by cost), so text that starts elsewhere never reaches the fold. One call and an integer
     /// list, where byte-order ranges of the text took five text comparisons per row: a million
     /// names, 24% not ASCII, `name BEGINSWITH[c] 'a'` 1,190 ms (the fold alone) → 250 ms
-    /// (ranges) → 190 ms. For a one-letter needle the text in the ranges of certain matches
-    /// then skips the fold: `ascii(x) IN (…) AND ((x >= 'A' AND x < 'A\u{300}') OR … OR
-    /// pql.fold_c(x) LIKE 'a%')`, server time 133 → 100 ms (the hand-written ASCII-only
-    /// `x LIKE 'a%' OR x LIKE 'A%'`: 91 ms). An index serves that OR only when each arm has
-    /// one: `x COLLATE "C"` for the ranges, the fold's for the LIKE (a BitmapOr).
+    /// (ranges) → 190 ms.
+    ///
+    /// A one-letter needle first takes the text in the ranges that certainly match (`A` or `a`
+    /// followed by nothing or a scalar below U+0300), without folding it:
+    /// `(x < 'A\u{300}' AND x >= 'A') OR (x >= 'a' AND x < 'a\u{300}') OR (ascii(x) IN (…) AND
+    /// pql.fold_c(x) LIKE 'a%')`. The start test stays inside the last arm: as a condition of
+    /// its own, PostgreSQL, which has no statistics for `ascii(x)`, guessed a fiftieth of the
+    /// matches and chose a parallel plan whose `Gather` of them cost more than the fold saved.
+    /// Each range tests first the bound most text lies beyond, so that it fails on one
+    /// comparison (text above `A…`; capitals below `a…`). A million names, served by psql
+    /// (hand-written ASCII-only `x LIKE 'a%' OR x LIKE 'A%'`: 95 ms, 65 ms with indexes):
+    /// 93 ms, and 69 ms with indexes (a BitmapOr of `x COLLATE "C"` for the ranges and the
+    /// fold's index; an index serves the OR only when each arm has one). Without indexes
+    /// PostgreSQL scans in parallel: it prices each arm for every row, where most rows
+    /// stop at the first comparison. Longer needles
+    /// keep the fold alone: their up to eight spellings cost more comparisons than the fold
+    /// they save on text that starts right but does not match (`ann`: 130 → 160 ms).
     mutating func nativePrefix(_ options: SharedSemantics.Options, _ l: SQLExpression, _ r: SQLExpression) -> SQLCondition {
         let exact = search(.beginsWith, options, l, r)
         if case .boolean = exact.node { return exact }
@@ -265,20 +277,17 @@ extension PredicateSQLCompiler {
               case .string(let prefix)? = r.constant, let starts = SharedSemantics.caseInsensitivePrefixStarts(prefix) else { return exact }
         let codes = starts.map { bindRaw(.integer(Int64($0.value))) }
         let first = SQLNode.inList(.call(.firstScalar, [l.node]), codes)
-        // For a needle of one ASCII scalar, the ranges that certainly match (`a` or `A`
-        // followed by nothing or a scalar below U+0300), tested before the fold: nearly every
-        // text that passes the start test lies in one, and never reaches the fold. Longer
-        // needles have up to eight spellings, whose comparisons cost more than the fold they
-        // save on text that starts right but does not match (measured: `ann` 130 → 160 ms).
+        let folded = SQLNode.parenthesized(.chain([first, exact.node], .and))
         let single = SharedSemantics.caseInsensitiveASCIIFold(prefix)?.unicodeScalars.count == 1
         let certain = (single ? SharedSemantics.caseInsensitivePrefixRanges(prefix) ?? [] : []).flatMap(\.certain).map { r -> SQLNode in
-            let lo = bindRaw(.text(r.lower))
-            guard let upper = r.upper else { return .binary(collatedIfText(l), .greaterThanOrEqual, lo) }
-            let hi = bindRaw(.text(upper))
-            return .parenthesized(.chain([.binary(collatedIfText(l), .greaterThanOrEqual, lo), .binary(collatedIfText(l), .lessThan, hi)], .and))
+            let atLeast = SQLNode.binary(collatedIfText(l), .greaterThanOrEqual, bindRaw(.text(r.lower)))
+            guard let upper = r.upper else { return atLeast }
+            let below = SQLNode.binary(collatedIfText(l), .lessThan, bindRaw(.text(upper)))
+            let lowercase = r.lower.unicodeScalars.first.map { ("a"..."z").contains($0) } ?? false
+            return .parenthesized(.chain(lowercase ? [atLeast, below] : [below, atLeast], .and))
         }
-        let test = certain.isEmpty ? exact.node : .parenthesized(.chain(certain + [exact.node], .or))
-        return SQLCondition(node: .parenthesized(.chain([first, test], .and)), nullable: true)
+        if certain.isEmpty { return SQLCondition(node: folded, nullable: true) }
+        return SQLCondition(node: .parenthesized(.chain(certain + [folded], .or)), nullable: true)
     }
 
     /// The same test for a column no index serves, where every row pays for every term: one
