@@ -35,7 +35,6 @@ extension PostgresPredicateStore {
                 return try await self.count(BoundSQL(sql: sql, binds: update.binds), on: connection)
             }
         } catch {
-            // An installed function names the node that raised: the caret in the predicate.
             throw error.placedAtSourceNode(of: query.sourceMap)
         }
     }
@@ -61,7 +60,6 @@ extension PostgresPredicateStore {
                 try await self.deleteRows(of: e, keys: keys, model: model, on: connection)
             }
         } catch {
-            // An installed function names the node that raised: the caret in the predicate.
             throw error.placedAtSourceNode(of: query.sourceMap)
         }
     }

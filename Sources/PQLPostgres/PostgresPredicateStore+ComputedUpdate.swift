@@ -94,7 +94,6 @@ extension PostgresPredicateStore {
                 return rows.count
             }
         } catch {
-            // An installed function names the node that raised: the caret in the predicate.
             throw error.placedAtSourceNode(of: query.sourceMap)
         }
     }

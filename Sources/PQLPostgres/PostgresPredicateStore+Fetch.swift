@@ -66,7 +66,6 @@ extension PostgresPredicateStore {
                 }
             }
         } catch {
-            // An installed function names the node that raised: the caret in the predicate.
             throw error.placedAtSourceNode(of: query.sourceMap)
         }
     }
@@ -118,7 +117,6 @@ extension PostgresPredicateStore {
                 return out
             }
         } catch {
-            // An installed function names the node that raised: the caret in the predicate.
             throw error.placedAtSourceNode(of: query.sourceMap)
         }
     }
@@ -140,7 +138,6 @@ extension PostgresPredicateStore {
                 return n
             }
         } catch {
-            // An installed function names the node that raised: the caret in the predicate.
             throw error.placedAtSourceNode(of: query.sourceMap)
         }
     }

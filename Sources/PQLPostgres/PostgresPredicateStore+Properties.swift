@@ -46,7 +46,6 @@ extension PostgresPredicateStore {
             let end = query.limit.map { min(rows.count, start + max(0, $0)) } ?? rows.count
             return Array(rows[start..<end])
         } catch {
-            // An installed function names the node that raised: the caret in the predicate.
             throw error.placedAtSourceNode(of: query.sourceMap)
         }
     }
@@ -78,7 +77,6 @@ extension PostgresPredicateStore {
             for r in records { out.append(try r.decode(T.self, using: decoder)) }
             return out
         } catch {
-            // An installed function names the node that raised: the caret in the predicate.
             throw error.placedAtSourceNode(of: query.sourceMap)
         }
     }

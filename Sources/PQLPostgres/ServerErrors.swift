@@ -17,7 +17,8 @@ enum ServerErrors {
                 let state = info[.sqlState] ?? ""
                 if let (evaluation, node) = evaluationError(state: state, message: info[.message], detail: info[.detail], hint: info[.hint]) {
                     var e = StoreError(evaluation: evaluation)
-                    // The fetch places it in the predicate's text (placedAtSourceNode).
+                    // Each call that runs a predicate places it in the predicate's text
+                    // (`placedAtSourceNode(of:)` with the query's source map), as memory does.
                     e.sourceNode = node
                     return e
                 }
