@@ -262,9 +262,12 @@ final class PinnedConnection: Sendable {
     func cursorName() -> String { "pql_cursor_\(state.withLock { s in s.names += 1; return s.names })" }
 
     /// Closes a cursor of a stream that ended or was left (nothing to do once the transaction has ended).
+    /// In a savepoint of its own, as a call: a nested transaction rolled back while its stream
+    /// was open has dropped the cursor already, and the failed CLOSE must not abort the
+    /// transaction around it (every later call, and the commit, then failed with 25P02).
     func close(_ cursor: String, logger: Logger) async {
-        _ = try? await exclusive("closing a cursor", logger: logger) { c in
-            await Self.undo("CLOSE \(cursor)", on: c, logger: logger)
+        _ = try? await call("closing a cursor", logger: logger) { c in
+            try await c.run(PostgresQuery(unsafeSQL: "CLOSE \(cursor)"), logger: logger)
         }
     }
 

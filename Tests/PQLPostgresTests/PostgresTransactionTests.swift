@@ -328,4 +328,34 @@ import Testing
             #expect(try await store.count(EntityQuery("Person")) == 5 * 3 * 2)
         }
     }
+
+    /// A nested transaction rolled back while its stream was open (left by `break`, or by an
+    /// error thrown in the loop) drops the stream's cursor with it; the stream's CLOSE then
+    /// fails, in a savepoint of its own, and the outer transaction carries on. Before, the
+    /// failed CLOSE aborted it: every later call, and the commit, failed with 25P02.
+    @Test func aNestedRollbackWithAnOpenStreamLeavesTheOuterTransactionUsable() async throws {
+        struct Boom: Error {}
+        try await Self.withStore { store in
+            _ = try await store.insert("Person", (0..<1_500).map { ["name": .string("p\($0)"), "age": .int(Int64($0))] })
+            let all = EntityQuery("Person", sort: [SortRule("age")])
+            for leaveByThrowing in [false, true] {
+                try await store.transaction { tx in
+                    _ = try await tx.insert("Person", ["name": "before", "age": -1])
+                    do {
+                        try await tx.transaction { inner in
+                            _ = try await inner.insert("Person", ["name": "inner", "age": -1])
+                            for try await _ in inner.records(matching: all) {
+                                if leaveByThrowing { throw Boom() }
+                                break
+                            }
+                            throw Boom()
+                        }
+                    } catch is Boom {}
+                    _ = try await tx.insert("Person", ["name": "after", "age": -1])
+                }
+            }
+            let names = try await store.fetch(EntityQuery("Person", where: "age == -1")).map { $0["name"].stringValue ?? "nil" }
+            #expect(names.sorted() == ["after", "after", "before", "before"])
+        }
+    }
 }

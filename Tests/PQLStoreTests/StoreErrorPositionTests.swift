@@ -118,6 +118,23 @@ import Testing
         #expect(e.range == nil && e.source == nil)
     }
 
+    @Test("a predicate replaced by another of the same shape drops the old text's map: no caret, never a wrong one")
+    func replacedPredicateHasNoPlace() throws {
+        let f = try Self.raisingPeople()
+        var query = try EntityQuery("Person", where: "name == nil OR age * 2 > 0")
+        query.predicate = try PredicateNode(format: "age * 2 > 0 OR name == nil")
+        #expect(query.sourceMap == nil && query.predicateText == nil)
+        var stored: StoreError? = nil
+        do { _ = try f.store.fetchIDs(query) } catch { stored = error }
+        let e = try #require(stored)
+        #expect(e.evaluationError?.kind == .integerOverflow)
+        #expect(e.range == nil && e.source == nil, "\(e.rendered)")
+        // Setting the same tree keeps the map.
+        var same = try EntityQuery("Person", where: "name != nil AND age * 2 > 0")
+        same.predicate = try PredicateNode(format: "name != nil AND age * 2 > 0")
+        #expect(same.sourceMap != nil)
+    }
+
     @Test("CRLF and wide characters: the one renderer keeps the caret under the key")
     func crlfAndWideCharacters() throws {
         let format = "age == 1 AND\r\n  名前 == 'x' AND nosuch.key > 2"

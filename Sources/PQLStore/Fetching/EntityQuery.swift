@@ -14,13 +14,18 @@ public struct EntityQuery: Hashable, Sendable {
     /// The name of the entity to fetch, as the model spells it.
     public var entity: String
     /// Which records match; `TRUEPREDICATE` for all.
-    public var predicate: PredicateNode
+    public var predicate: PredicateNode {
+        // A predicate replaced by another: the text and its map describe the old one, and a
+        // caret placed through them would point at the wrong sub-expression.
+        didSet { if predicate != oldValue { predicateText = nil; sourceMap = nil } }
+    }
     /// The predicate's text, when it was parsed from one: errors point into it.
     public var predicateText: String?
     /// Where each node of ``predicate`` was written in ``predicateText``, as the parser
     /// recorded it: store errors put their caret under the sub-expression they are about. Set
-    /// by ``init(_:where:_:sort:offset:limit:variables:limits:)``; ignored once it no longer
-    /// fits the predicate.
+    /// by ``init(_:where:_:sort:offset:limit:variables:limits:)``; cleared, with
+    /// ``predicateText``, when ``predicate`` is set to another tree, and ignored when it does
+    /// not fit the predicate.
     ///
     /// ```swift
     /// let q = try EntityQuery("Flight", where: "dep_delay > 5 AND nosuch == 1")
