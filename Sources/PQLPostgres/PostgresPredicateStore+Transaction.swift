@@ -77,13 +77,12 @@ extension PostgresPredicateStore {
         }
     }
 
-    /// A server error of a transaction whose task was cancelled: the cancellation, which
-    /// caused it (a statement of the transaction ended by it; the next one fails as aborted,
-    /// possibly in a stream's own task, which the cancellation does not mark).
+    /// A server error of a transaction whose task was cancelled: the cancellation, which caused it.
     private static func cancellation(_ error: StoreError) -> StoreError {
-        guard Task.isCancelled, error.kind == .server else { return error }
-        return StoreError(.cancelled, "the transaction was cancelled; nothing of it was written", hint: "the task running it was cancelled")
+        ServerErrors.cancellation(of: error, cancelledMessage)
     }
+
+    private static let cancelledMessage = "the transaction was cancelled; nothing of it was written"
 
     /// BEGIN, `body`, COMMIT on a connection of the pool (a savepoint in a transaction's
     /// store); ROLLBACK, and the model as it was, when anything throws or the task is cancelled.
@@ -123,7 +122,7 @@ extension PostgresPredicateStore {
                     // A task cancelled while its body ran keeps nothing, even when the body
                     // caught the cancellation of its last call.
                     if Task.isCancelled {
-                        throw StoreError(.cancelled, "the transaction was cancelled; nothing of it was written", hint: "the task running it was cancelled")
+                        throw ServerErrors.cancelled(Self.cancelledMessage)
                     }
                     try await pin.finish { c in
                         // COMMIT of a transaction an error aborted answers ROLLBACK without an

@@ -96,13 +96,8 @@ public struct PostgresRecordStream: AsyncSequence, Sendable {
             case .failure(let error):
                 finished = true
                 batch = []
-                // The fetch runs in a task of its own, which the consumer's cancellation does not
-                // mark: a statement it ended (in a transaction, the next one fails as aborted) is
-                // the consumer's cancellation.
-                if Task.isCancelled && error.kind == .server {
-                    throw StoreError(.cancelled, "fetching \(handle.query.entity) was cancelled", hint: "the task running it was cancelled")
-                }
-                throw error
+                // The fetch runs in a task of its own, which the consumer's cancellation does not mark.
+                throw ServerErrors.cancellation(of: error, "fetching \(handle.query.entity) was cancelled")
             }
         }
 

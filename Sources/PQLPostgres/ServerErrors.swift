@@ -9,9 +9,7 @@ import PQLStore
 enum ServerErrors {
     static func storeError(_ error: any Error, doing what: String) -> StoreError {
         if let e = error as? StoreError { return e }
-        if error is CancellationError {
-            return StoreError(.cancelled, "\(what) was cancelled", hint: "the task running it was cancelled")
-        }
+        if error is CancellationError { return cancelled("\(what) was cancelled") }
         if let e = error as? PSQLError {
             if let info = e.serverInfo {
                 let state = info[.sqlState] ?? ""
@@ -39,12 +37,7 @@ enum ServerErrors {
                     return StoreError(.cancelled, "\(what) ran longer than the server's statement_timeout allows",
                                       hint: "narrow the predicate (fewer SUBQUERYs, an indexed key path first), or raise statement_timeout")
                 }
-                // A cancelled task's transaction may fail on a later statement (aborted by the
-                // cancelled one, 25P02): to the caller, that is the cancellation.
-                if kind == .server && Task.isCancelled {
-                    return StoreError(.cancelled, "\(what) was cancelled", hint: "the task running it was cancelled")
-                }
-                return StoreError(kind, message, hint: info[.hint] ?? hint(for: state))
+                return cancellation(of: StoreError(kind, message, hint: info[.hint] ?? hint(for: state)), "\(what) was cancelled")
             }
             switch e.code {
             case .connectionError, .serverClosedConnection, .poolClosed:
@@ -57,7 +50,7 @@ enum ServerErrors {
                 return StoreError(.server, "\(what): the server asks for a password, and neither the URL, PGPASSWORD nor ~/.pgpass has one",
                                   hint: "add it to the URL (postgres://user:PASSWORD@host/database: pql shows URLs without their password), or set PGPASSWORD, or put it in ~/.pgpass as psql reads it")
             case .queryCancelled:
-                return StoreError(.cancelled, "\(what) was cancelled", hint: "the task running it was cancelled")
+                return cancelled("\(what) was cancelled")
             case .tooManyParameters:
                 // PostgreSQL's protocol counts a statement's parameters in 16 bits: the client
                 // refuses before sending (an IN list of 70,000 values).
@@ -101,6 +94,19 @@ enum ServerErrors {
         default:
             return nil
         }
+    }
+
+    /// The error of a call whose task was cancelled.
+    static func cancelled(_ message: String) -> StoreError {
+        StoreError(.cancelled, message, hint: "the task running it was cancelled")
+    }
+
+    /// `error`, or the cancellation when it is a server error met while the current task is
+    /// cancelled: a statement the cancellation ended leaves a transaction aborted, and the next
+    /// one fails with 25P02, possibly in a task the cancellation does not mark (a stream's
+    /// fetch), whose error reaches the cancelled task as it is.
+    static func cancellation(of error: StoreError, _ message: String) -> StoreError {
+        Task.isCancelled && error.kind == .server ? cancelled(message) : error
     }
 
     /// Between the kind and the node in the DETAIL of the installed functions' errors.

@@ -274,12 +274,13 @@ extension PredicateSQLCompiler {
         let exact = search(.beginsWith, options, l, r)
         if case .boolean = exact.node { return exact }
         guard options.rawValue == ComparisonOptions.caseInsensitive.rawValue, l.kind == .string,
-              case .string(let prefix)? = r.constant, let starts = SharedSemantics.caseInsensitivePrefixStarts(prefix) else { return exact }
-        let codes = starts.map { bindRaw(.integer(Int64($0.value))) }
+              case .string(let prefix)? = r.constant, let groups = SharedSemantics.caseInsensitivePrefixRanges(prefix) else { return exact }
+        // One group per scalar a match can start with (caseInsensitivePrefixStarts).
+        let codes = groups.map { bindRaw(.integer(Int64($0.start.value))) }
         let first = SQLNode.inList(.call(.firstScalar, [l.node]), codes)
         let folded = SQLNode.parenthesized(.chain([first, exact.node], .and))
         let single = SharedSemantics.caseInsensitiveASCIIFold(prefix)?.unicodeScalars.count == 1
-        let certain = (single ? SharedSemantics.caseInsensitivePrefixRanges(prefix) ?? [] : []).flatMap(\.certain).map { r -> SQLNode in
+        let certain = (single ? groups : []).flatMap(\.certain).map { r -> SQLNode in
             let atLeast = SQLNode.binary(collatedIfText(l), .greaterThanOrEqual, bindRaw(.text(r.lower)))
             guard let upper = r.upper else { return atLeast }
             let below = SQLNode.binary(collatedIfText(l), .lessThan, bindRaw(.text(upper)))
