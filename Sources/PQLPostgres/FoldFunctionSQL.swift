@@ -53,7 +53,19 @@ enum FoldFunctionSQL {
             let latin = (f.diacriticInsensitive ? latin1Decomposed(f) : nil) ?? latin1(f, ascii: ascii)
             return inlinable(f.name, schema: s, returns: "text", ascii: ascii, latin1: latin, latinExtended: latinExtended(f),
                              slow: characterMap(map, over: "normalize(t, \(normalForm))", result: "normalize(mapped, NFC)"))
-        }.flatMap { $0 }
+        }.flatMap { $0 } + [foldLike("fold_c", schema: s)]
+    }
+
+    /// `name_like(t, pattern)`: `name(t) LIKE pattern` as a call PostgreSQL prices at its
+    /// declared `COST 1`, where the inlined fold is priced as the sum of its branches, for
+    /// the `BEGINSWITH[c]` of a scan, which folds few rows (`SQLFunction.caseFoldLike`).
+    /// `STRICT` is what keeps it a call: PostgreSQL inlines a strict SQL function only when
+    /// its body is strict too, and the fold's `CASE` is not. No index serves it.
+    static func foldLike(_ name: String, schema s: String) -> String {
+        """
+        CREATE OR REPLACE FUNCTION \(s).\(name)_like(t text, pattern text) RETURNS boolean
+        LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE COST 1 AS $pql$ SELECT \(s).\(name)(t) LIKE pattern $pql$
+        """
     }
 
     /// `name(t)` as two functions: `name` itself is one SQL expression PostgreSQL inlines into

@@ -40,6 +40,7 @@ struct PostgresDialect: SQLDialect {
         case .utf16Length: return "\(quote(functionSchema)).utf16_length"
         case .uppercase: return "\(quote(functionSchema)).uppercase"
         case .lowercase: return "\(quote(functionSchema)).lowercase"
+        case .caseFoldLike: return "\(quote(functionSchema)).fold_c_like"
         case .integerArithmetic, .realArithmetic, .asReal, .dateShift, .dateDifference, .regexMatch, .exactNumberComparison: return ""
         // Native-only mode refuses every construct that needs one of these before rendering;
         // should one slip through, the server rejects the unknown function: an error, never rows.

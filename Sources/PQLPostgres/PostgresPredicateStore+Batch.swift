@@ -20,7 +20,8 @@ extension PostgresPredicateStore {
             let model = self.model
             let e = try model.entity(named: query.entity)
             let plan = try InsertPlan(model: model, entity: e)
-            var builder = try SelectBuilder(query, model: model, dialect: dialect)
+            await readIndexesIfOld()
+            var builder = try selectBuilder(query, model: model)
             let keys = BoundSQL(try postgresQuery(try builder.keys(), typed: builder.typedBindings))
             let assignments = try plan.assignments(values)
             guard !assignments.isEmpty else { throw StoreError(.invalidValue, "a batch update needs at least one value to set") }
@@ -54,7 +55,8 @@ extension PostgresPredicateStore {
         do throws(StoreError) {
             let model = self.model
             let e = try model.entity(named: query.entity)
-            var builder = try SelectBuilder(query, model: model, dialect: dialect)
+            await readIndexesIfOld()
+            var builder = try selectBuilder(query, model: model)
             let keys = BoundSQL(try postgresQuery(try builder.keys(), typed: builder.typedBindings))
             return try await transaction("deleting from \(query.entity)") { connection in
                 try await self.deleteRows(of: e, keys: keys, model: model, on: connection)

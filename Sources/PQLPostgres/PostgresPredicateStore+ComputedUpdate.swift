@@ -36,7 +36,8 @@ extension PostgresPredicateStore {
                 throw StoreError(.unsupported, "the expression for \(e.name).\(key) nests deeper than \(PredicateNode.maxCompileDepth) levels",
                                  hint: "compute it in fewer steps")
             }
-            var builder = try SelectBuilder(query, model: model, dialect: dialect)
+            await readIndexesIfOld()
+            var builder = try selectBuilder(query, model: model)
             let (select, results) = try builder.computed(trees, keys: keys)
             let sql = try postgresQuery(select, typed: builder.typedBindings)
             let root = model.root(e)

@@ -38,7 +38,8 @@ extension PostgresPredicateStore {
     func forEachBatch(_ query: EntityQuery, size: Int, _ body: @escaping @Sendable ([StoreRecord]) async throws -> Void) async throws(StoreError) {
         do throws(StoreError) {
             let model = self.model
-            var builder = try SelectBuilder(query, model: model, dialect: dialect)
+            await readIndexesIfOld()
+            var builder = try selectBuilder(query, model: model)
             let statement = try builder.records()
             let sql = try postgresQuery(statement.compiled, typed: builder.typedBindings)
             let reader = try RowLayout(model: model, entity: query.entity, hasEntityColumn: statement.hasEntityColumn)
@@ -108,7 +109,8 @@ extension PostgresPredicateStore {
     /// ```
     public func fetchIDs(_ query: EntityQuery) async throws(StoreError) -> [Int64] {
         do throws(StoreError) {
-            var builder = try SelectBuilder(query, model: model, dialect: dialect)
+            await readIndexesIfOld()
+            var builder = try selectBuilder(query, model: model)
             let compiled = try builder.keys()
             let sql = try postgresQuery(compiled, typed: builder.typedBindings)
             return try await withConnection("fetching \(query.entity)") { connection in
@@ -129,7 +131,8 @@ extension PostgresPredicateStore {
     /// ```
     public func count(_ query: EntityQuery) async throws(StoreError) -> Int {
         do throws(StoreError) {
-            var builder = try SelectBuilder(query, model: model, dialect: dialect)
+            await readIndexesIfOld()
+            var builder = try selectBuilder(query, model: model)
             let compiled = try builder.count()
             let sql = try postgresQuery(compiled, typed: builder.typedBindings)
             return try await withConnection("counting \(query.entity)") { connection in
@@ -150,7 +153,7 @@ extension PostgresPredicateStore {
     /// print(compiled.sql)   // SELECT t0."id", … FROM "public"."flights" t0 WHERE t0."dest" = $1
     /// ```
     public func sql(for query: EntityQuery) throws(StoreError) -> CompiledSQL {
-        var builder = try SelectBuilder(query, model: model, dialect: dialect)
+        var builder = try selectBuilder(query, model: model)
         return UnusedParameters.dropped(from: try builder.records().compiled).compiled
     }
 
@@ -162,7 +165,7 @@ extension PostgresPredicateStore {
     /// print(compiled.sql)   // SELECT count(*) FROM "public"."flights" t0 WHERE t0."dest" = $1
     /// ```
     public func countSQL(for query: EntityQuery) throws(StoreError) -> CompiledSQL {
-        var builder = try SelectBuilder(query, model: model, dialect: dialect)
+        var builder = try selectBuilder(query, model: model)
         return UnusedParameters.dropped(from: try builder.count()).compiled
     }
 
@@ -174,7 +177,8 @@ extension PostgresPredicateStore {
     /// print(plan.joined(separator: "\n"))   // Index Scan using flights_tailnum on flights t0 …
     /// ```
     public func explain(_ query: EntityQuery) async throws(StoreError) -> [String] {
-        var builder = try SelectBuilder(query, model: model, dialect: dialect)
+        await readIndexesIfOld()
+        var builder = try selectBuilder(query, model: model)
         let compiled = try builder.records().compiled
         let sql = try postgresQuery(CompiledSQL(sql: "EXPLAIN " + compiled.sql, bindings: compiled.bindings), typed: builder.typedBindings)
         return try await withConnection("explaining a fetch of \(query.entity)") { connection in

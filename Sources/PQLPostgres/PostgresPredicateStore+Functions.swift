@@ -45,6 +45,7 @@ extension PostgresPredicateStore {
     /// ```
     @discardableResult
     public func installFunctions() async throws(StoreError) -> Bool {
+        defer { indexCatalog.forget() }
         let functionSchema = self.functionSchema
         let statements = NativeFunctionSQL.all(schema: functionSchema)
         let version = NativeFunctionSQL.version

@@ -27,7 +27,8 @@ extension PostgresPredicateStore {
     /// ```
     public func fetch(_ group: GroupQuery) async throws(StoreError) -> [[String: PredicateValue]] {
         let plan = try GroupStatement.plan(group)
-        let (compiled, kinds, typed) = try GroupStatement.build(group, model: model, dialect: dialect)
+        await readIndexesIfOld()
+        let (compiled, kinds, typed) = try GroupStatement.build(group, model: model, dialect: dialect, prefixIndexes: indexCatalog.current)
         let sql = try postgresQuery(compiled, typed: typed)
         return try await withConnection("grouping \(group.entity)") { connection in
             var out: [[String: PredicateValue]] = []
@@ -47,6 +48,6 @@ extension PostgresPredicateStore {
     /// print(try store.sql(for: GroupQuery("flights", groupBy: ["origin"], select: ["n": "count:(id)"])))
     /// ```
     public func sql(for group: GroupQuery) throws(StoreError) -> CompiledSQL {
-        UnusedParameters.dropped(from: try GroupStatement.build(group, model: model, dialect: dialect).sql).compiled
+        UnusedParameters.dropped(from: try GroupStatement.build(group, model: model, dialect: dialect, prefixIndexes: indexCatalog.current).sql).compiled
     }
 }

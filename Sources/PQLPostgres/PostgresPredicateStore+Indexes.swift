@@ -15,6 +15,7 @@ extension PostgresPredicateStore {
     /// try await store.analyze()
     /// ```
     public func createIndexes() async throws(StoreError) {
+        defer { indexCatalog.forget() }
         let tables = try PostgresSchemaDDL.tables(model, schema: schema)
         try await transaction("creating the indexes") { connection in
             let existing = try await self.existingTables(on: connection)
@@ -37,6 +38,7 @@ extension PostgresPredicateStore {
     /// try await store.dropIndexes()
     /// ```
     public func dropIndexes() async throws(StoreError) {
+        defer { indexCatalog.forget() }
         let tables = try PostgresSchemaDDL.tables(model, schema: schema)
         try await transaction("dropping the indexes") { connection in
             for name in tables.flatMap(\.indexNames) {

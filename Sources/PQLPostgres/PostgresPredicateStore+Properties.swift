@@ -21,7 +21,8 @@ extension PostgresPredicateStore {
             // in the query's order, and the page is cut from them, as SQLite's DISTINCT … LIMIT does.
             var unpaged = query
             if distinct { (unpaged.offset, unpaged.limit) = (0, nil) }
-            var builder = try SelectBuilder(unpaged, model: model, dialect: dialect)
+            await readIndexesIfOld()
+            var builder = try selectBuilder(unpaged, model: model)
             let st = try builder.properties(keyPaths, distinct: false)
             let sql = try postgresQuery(st.compiled, typed: builder.typedBindings)
             let columns = st.attributes
@@ -62,7 +63,8 @@ extension PostgresPredicateStore {
     public func fetch<T: Decodable & Sendable>(_ query: EntityQuery, as type: T.Type) async throws(StoreError) -> [T] {
         do throws(StoreError) {
             let model = self.model
-            var builder = try SelectBuilder(query, model: model, dialect: dialect)
+            await readIndexesIfOld()
+            var builder = try selectBuilder(query, model: model)
             let statement = try builder.records(links: true)
             let sql = try postgresQuery(statement.compiled, typed: builder.typedBindings)
             let reader = try RowLayout(model: model, entity: query.entity, hasEntityColumn: statement.hasEntityColumn, links: true)

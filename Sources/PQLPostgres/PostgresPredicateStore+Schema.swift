@@ -20,6 +20,7 @@ extension PostgresPredicateStore {
     /// ```
     @discardableResult
     public func createTables() async throws(StoreError) -> [String] {
+        defer { indexCatalog.forget() }
         let model = self.model
         let tables = try PostgresSchemaDDL.tables(model, schema: schema)
         return try await transaction("creating the tables") { connection in

@@ -55,6 +55,8 @@ public final class PostgresPredicateStore: Sendable {
     /// The connection of the transaction this store's calls run in, for the store a
     /// transaction hands its body; nil for a store that takes a pooled connection per call.
     let pinned: PinnedConnection?
+    /// The indexes `BEGINSWITH[c]` compiles by, as last read (shared with transactions' stores).
+    let indexCatalog: IndexCatalog
 
     /// The model the store uses (grown by imports that add entities or attributes).
     ///
@@ -150,6 +152,8 @@ public final class PostgresPredicateStore: Sendable {
         self.state = SharedModel(opened.0)
         self.skippedTables = opened.1
         self.pinned = nil
+        self.indexCatalog = IndexCatalog()
+        await readIndexesIfOld()
     }
 
     /// The store a transaction's body gets: `store`'s client, schema and model, its calls on `connection`.
@@ -162,6 +166,7 @@ public final class PostgresPredicateStore: Sendable {
         state = store.state
         logger = store.logger
         pinned = connection
+        indexCatalog = store.indexCatalog
     }
 
     deinit { runner?.cancel() }

@@ -36,8 +36,12 @@ import Testing
                      "a\u{2FF}", "A\u{2FF}b", "a\u{300}", "A\u{300}b", "a\u{34F}x", "A\u{FFFD}", "a\u{10FFFF}", "A\r\n", "a\u{7F}"]
     }
 
+    /// The three forms a one-letter needle takes by the indexes the store read (see
+    /// `nativePrefix`): a scan's (`fold_c_like`), the fold index's (the fold alone), both
+    /// indexes' (ranges in `COLLATE "C"` and the fold); each against memory's rows for every
+    /// needle, and the forms told apart by their SQL.
     @Test func caseInsensitivePrefixesKeepEveryMatch() async throws {
-        try await TestServer.withStore(model: Self.model) { store, _ in
+        try await TestServer.withStore(model: Self.model) { store, schema in
             _ = try await store.createTables()
             try await store.installFunctions()
             var objects: [(Int64, PredicateValue)] = []
@@ -45,21 +49,74 @@ import Testing
                 let value: PredicateValue = name.map { .string($0) } ?? .null
                 objects.append((try await store.insert("Person", ["name": value]), .dictionary(["name": value])))
             }
+            let table = "\(quote(schema)).\"Person\""
+            let states: [(name: String, index: String?, form: (String) -> Bool)] = [
+                ("no index", nil, { $0.contains(".fold_c_like(") && $0.contains(#"COLLATE "C""#) }),
+                ("the fold's index", #"CREATE INDEX person_fold_c ON \#(table) (\#(quote(schema)).fold_c("name") text_pattern_ops)"#,
+                 { !$0.contains("fold_c_like") && !$0.contains(#"COLLATE "C""#) && $0.contains(".fold_c(") }),
+                ("both indexes", #"CREATE INDEX person_name_c ON \#(table) ("name" COLLATE "C")"#,
+                 { !$0.contains("fold_c_like") && $0.contains(#"COLLATE "C""#) && $0.contains(".fold_c(") }),
+            ]
             var compared = 0, matched = 0
-            for needle in Self.needles {
-                for format in ["name BEGINSWITH[c] %@", "NOT (name BEGINSWITH[c] %@)"] {
-                    let query = try EntityQuery("Person", where: format, [needle])
-                    let compiled = try CompiledPredicate(query.predicate, reader: PredicateValue.predicateReader)
-                    let want = try objects.filter { try compiled.evaluate($0.1) }.map(\.0)
-                    let got = try await store.fetchIDs(query)
-                    #expect(Set(got) == Set(want), "\(format) with \(needle.unicodeScalars.map { String($0.value, radix: 16) }): memory \(want.count), PostgreSQL \(got.count)\n\((try? store.sql(for: query).description) ?? "")")
-                    compared += 1
-                    if format.hasPrefix("name") { matched += want.count }
+            for state in states {
+                if let index = state.index { try await store.execute(index) }
+                try await store.reloadIndexes()
+                let one = try store.sql(for: EntityQuery("Person", where: "name BEGINSWITH[c] 'a'")).sql
+                #expect(state.form(one), "\(state.name):\n\(one)")
+                if state.index == nil {
+                    // Still a call in the plan: PostgreSQL prices it at its cost, not the fold's.
+                    let plan = try await store.explain(EntityQuery("Person", where: "name BEGINSWITH[c] 'a'")).joined(separator: "\n")
+                    #expect(plan.contains("fold_c_like("), "\(plan)")
+                }
+                for needle in Self.needles {
+                    for format in ["name BEGINSWITH[c] %@", "NOT (name BEGINSWITH[c] %@)"] {
+                        let query = try EntityQuery("Person", where: format, [needle])
+                        let compiled = try CompiledPredicate(query.predicate, reader: PredicateValue.predicateReader)
+                        let want = try objects.filter { try compiled.evaluate($0.1) }.map(\.0)
+                        let got = try await store.fetchIDs(query)
+                        #expect(Set(got) == Set(want), "\(state.name): \(format) with \(needle.unicodeScalars.map { String($0.value, radix: 16) }): memory \(want.count), PostgreSQL \(got.count)\n\((try? store.sql(for: query).description) ?? "")")
+                        compared += 1
+                        if format.hasPrefix("name") { matched += want.count }
+                    }
                 }
             }
-            #expect(compared == Self.needles.count * 2)
+            #expect(compared == Self.needles.count * 2 * states.count)
             // Not a vacuous comparison: the needles find text of many spellings.
-            #expect(matched > 200)
+            #expect(matched > 600)
+        }
+    }
+
+    /// What the store reads of the catalog: a B-tree in `COLLATE "C"` order and an index on
+    /// the `[c]` fold count, per column; other collations, partial indexes and the other
+    /// folds do not; a reading is redone after ``PostgresPredicateStore/reloadIndexes()``.
+    @Test func theStoreReadsWhichColumnsThePrefixIndexesServe() async throws {
+        let model = try StoreModel([ModelEntity("Person", attributes: [ModelAttribute("name", .string), ModelAttribute("city", .string),
+                                                                       ModelAttribute("nick", .string), ModelAttribute("note", .string)])])
+        try await TestServer.withStore(model: model) { store, schema in
+            _ = try await store.createTables()
+            try await store.installFunctions()
+            try await store.reloadIndexes()
+            #expect(store.indexCatalog.current == PrefixIndexes(ordered: [], caseFolded: []))
+            let s = quote(schema), table = "\(quote(schema)).\"Person\""
+            for sql in [#"CREATE INDEX ON \#(table) ("name" COLLATE "C")"#,
+                        #"CREATE INDEX ON \#(table) (\#(s).fold_c("name") text_pattern_ops)"#,
+                        #"CREATE INDEX ON \#(table) (\#(s).fold_c("city"))"#,
+                        #"CREATE INDEX ON \#(table) ("city")"#,
+                        #"CREATE INDEX ON \#(table) ("nick" COLLATE "C") WHERE "nick" <> ''"#,
+                        #"CREATE INDEX ON \#(table) (\#(s).fold_cd("note"))"#,
+                        #"CREATE INDEX ON \#(table) (lower("note"))"#] {
+                try await store.execute(sql)
+            }
+            // Not yet read: the store still knows the indexes of before.
+            #expect(store.indexCatalog.current == PrefixIndexes(ordered: [], caseFolded: []))
+            try await store.reloadIndexes()
+            let column = { (name: String) in IndexedColumn(table: "Person", column: name) }
+            #expect(store.indexCatalog.current == PrefixIndexes(ordered: [column("name")], caseFolded: [column("name"), column("city")]))
+            // The store's own schema changes drop the reading; the next fetch reads again.
+            try await store.dropIndexes()
+            #expect(store.indexCatalog.current == nil)
+            _ = try await store.count(EntityQuery("Person"))
+            #expect(store.indexCatalog.current == PrefixIndexes(ordered: [column("name")], caseFolded: [column("name"), column("city")]))
         }
     }
 }

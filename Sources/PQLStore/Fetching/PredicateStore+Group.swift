@@ -53,15 +53,17 @@ package enum GroupStatement {
 
     /// The statement, the kind of each column (keys, then aggregates), and the predicate's own
     /// value behind each parameter where it has one (see `SelectBuilder.typedBindings`).
-    package static func build(_ group: GroupQuery, model: StoreModel, dialect: any SQLDialect) throws(StoreError) -> (sql: CompiledSQL, kinds: [SQLKind], typed: [PredicateValue?]) {
-        try build(group, model: model, indexedColumns: nil, dialect: dialect)
+    package static func build(_ group: GroupQuery, model: StoreModel, dialect: any SQLDialect,
+                              prefixIndexes: PrefixIndexes? = nil) throws(StoreError) -> (sql: CompiledSQL, kinds: [SQLKind], typed: [PredicateValue?]) {
+        try build(group, model: model, indexedColumns: nil, dialect: dialect, prefixIndexes: prefixIndexes)
     }
 
     static func build(_ group: GroupQuery, model: StoreModel, indexedColumns: Set<IndexedColumn>?,
-                      dialect: any SQLDialect = SQLiteDialect()) throws(StoreError) -> (sql: CompiledSQL, kinds: [SQLKind], typed: [PredicateValue?]) {
+                      dialect: any SQLDialect = SQLiteDialect(), prefixIndexes: PrefixIndexes? = nil) throws(StoreError) -> (sql: CompiledSQL, kinds: [SQLKind], typed: [PredicateValue?]) {
         let plan = try plan(group)
         let query = EntityQuery(group.entity, predicate: group.predicate, variables: group.variables, limits: group.limits)
         var b = try SelectBuilder(model: model, query: query, indexedColumns: indexedColumns, dialect: dialect)
+        b.compiler.prefixIndexes = prefixIndexes
         let w = try b.whereClause()
         var columns: [(sql: String, kind: SQLKind)] = []
         for path in plan.keys {

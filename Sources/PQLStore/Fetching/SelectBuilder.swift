@@ -23,9 +23,11 @@ package struct SelectBuilder {
         package var hasEntityColumn = false
     }
 
-    /// The statement of `query` in another database's `dialect` (PostgreSQL's).
-    package init(_ query: EntityQuery, model: StoreModel, dialect: any SQLDialect) throws(StoreError) {
+    /// The statement of `query` in another database's `dialect` (PostgreSQL's), knowing
+    /// `prefixIndexes` when the store read them.
+    package init(_ query: EntityQuery, model: StoreModel, dialect: any SQLDialect, prefixIndexes: PrefixIndexes? = nil) throws(StoreError) {
         try self.init(model: model, query: query, indexedColumns: nil, dialect: dialect)
+        compiler.prefixIndexes = prefixIndexes
     }
 
     init(model: StoreModel, query: EntityQuery, indexedColumns: Set<IndexedColumn>? = nil,

@@ -253,23 +253,35 @@ extension PredicateSQLCompiler {
     /// by cost), so text that starts elsewhere never reaches the fold. One call and an integer
     /// list, where byte-order ranges of the text took five text comparisons per row: a million
     /// names, 24% not ASCII, `name BEGINSWITH[c] 'a'` 1,190 ms (the fold alone) → 250 ms
-    /// (ranges) → 190 ms.
+    /// (ranges) → 190 ms. Longer needles keep this form: their up to eight spellings cost more
+    /// comparisons than the fold they save on text that starts right but does not match
+    /// (`ann`: 130 → 160 ms).
     ///
     /// A one-letter needle first takes the text in the ranges that certainly match (`A` or `a`
-    /// followed by nothing or a scalar below U+0300), without folding it:
-    /// `(x < 'A\u{300}' AND x >= 'A') OR (x >= 'a' AND x < 'a\u{300}') OR (ascii(x) IN (…) AND
-    /// pql.fold_c(x) LIKE 'a%')`. The start test stays inside the last arm: as a condition of
-    /// its own, PostgreSQL, which has no statistics for `ascii(x)`, guessed a fiftieth of the
-    /// matches and chose a parallel plan whose `Gather` of them cost more than the fold saved.
+    /// followed by nothing or a scalar below U+0300), without folding it, and folds the rest
+    /// of the text that starts right. How depends on the indexes the store read
+    /// (``prefixIndexes``), because PostgreSQL serves an OR by an index only when an index
+    /// serves each of its arms, and prices each arm for every row when it scans:
+    ///
+    /// - `x COLLATE "C"` and the fold both indexed, or the indexes unknown: `(x < 'A\u{300}'
+    ///   AND x >= 'A') OR (x >= 'a' AND x < 'a\u{300}') OR (ascii(x) IN (…) AND
+    ///   pql.fold_c(x) LIKE 'a%')`, a BitmapOr of the two indexes. Served by psql (hand-written
+    ///   ASCII-only `x LIKE 'a%' OR x LIKE 'A%'`, 65 ms with its index): 69 ms.
+    /// - Only the fold indexed: the fold's form above, which its index serves.
+    /// - Otherwise (a scan): the same ranges, with the fold's LIKE in one call,
+    ///   `pql.fold_c_like(x, 'a%')`, which PostgreSQL prices at its declared cost. With the
+    ///   fold's inlined expression in it, the OR looked like some 28 operators a row, where
+    ///   most rows stop at the first comparison, and PostgreSQL chose a parallel scan, whose
+    ///   workers, on two shared cores, compete with the client decoding the matches (1.26x
+    ///   the hand-written SQL end to end); priced at its cost it scans serially (1.03x). The
+    ///   call's own overhead is paid only by text that starts like a match and is outside the
+    ///   ranges (`À…`, `a` + U+0301).
+    ///
     /// Each range tests first the bound most text lies beyond, so that it fails on one
-    /// comparison (text above `A…`; capitals below `a…`). A million names, served by psql
-    /// (hand-written ASCII-only `x LIKE 'a%' OR x LIKE 'A%'`: 95 ms, 65 ms with indexes):
-    /// 93 ms, and 69 ms with indexes (a BitmapOr of `x COLLATE "C"` for the ranges and the
-    /// fold's index; an index serves the OR only when each arm has one). Without indexes
-    /// PostgreSQL scans in parallel: it prices each arm for every row, where most rows
-    /// stop at the first comparison. Longer needles
-    /// keep the fold alone: their up to eight spellings cost more comparisons than the fold
-    /// they save on text that starts right but does not match (`ann`: 130 → 160 ms).
+    /// comparison (text above `A…`; capitals below `a…`). The start test stays inside the last
+    /// arm: as a condition of its own, PostgreSQL, which has no statistics for `ascii(x)`,
+    /// guessed a fiftieth of the matches and chose a parallel plan whose `Gather` of them cost
+    /// more than the fold saved.
     mutating func nativePrefix(_ options: SharedSemantics.Options, _ l: SQLExpression, _ r: SQLExpression) -> SQLCondition {
         let exact = search(.beginsWith, options, l, r)
         if case .boolean = exact.node { return exact }
@@ -280,15 +292,22 @@ extension PredicateSQLCompiler {
         let first = SQLNode.inList(.call(.firstScalar, [l.node]), codes)
         let folded = SQLNode.parenthesized(.chain([first, exact.node], .and))
         let single = SharedSemantics.caseInsensitiveASCIIFold(prefix)?.unicodeScalars.count == 1
-        let certain = (single ? groups : []).flatMap(\.certain).map { r -> SQLNode in
+        let ranges = single ? groups.flatMap(\.certain) : []
+        if ranges.isEmpty { return SQLCondition(node: folded, nullable: true) }
+        var last = folded
+        if let known = prefixIndexes, let column = l.column, !known.ordered.contains(column) || !known.caseFolded.contains(column) {
+            if known.caseFolded.contains(column) { return SQLCondition(node: folded, nullable: true) }
+            guard case .like(_, let pattern) = exact.node else { return SQLCondition(node: folded, nullable: true) }
+            last = .parenthesized(.chain([first, .call(.caseFoldLike, [l.node, pattern])], .and))
+        }
+        let certain = ranges.map { r -> SQLNode in
             let atLeast = SQLNode.binary(collatedIfText(l), .greaterThanOrEqual, bindRaw(.text(r.lower)))
             guard let upper = r.upper else { return atLeast }
             let below = SQLNode.binary(collatedIfText(l), .lessThan, bindRaw(.text(upper)))
             let lowercase = r.lower.unicodeScalars.first.map { ("a"..."z").contains($0) } ?? false
             return .parenthesized(.chain(lowercase ? [atLeast, below] : [below, atLeast], .and))
         }
-        if certain.isEmpty { return SQLCondition(node: folded, nullable: true) }
-        return SQLCondition(node: .parenthesized(.chain(certain + [folded], .or)), nullable: true)
+        return SQLCondition(node: .parenthesized(.chain(certain + [last], .or)), nullable: true)
     }
 
     /// The same test for a column no index serves, where every row pays for every term: one

@@ -19,6 +19,9 @@ struct PredicateSQLCompiler {
     /// The columns that lead an index, when known: some forms differ for a scan and for an
     /// index search (see `caseInsensitivePrefix`). nil: assume an index may serve any column.
     var indexedColumns: Set<IndexedColumn>? = nil
+    /// Native-only mode's counterpart, when the store read it: the indexes PostgreSQL's
+    /// `BEGINSWITH[c]` forms differ by (see `nativePrefix`). nil: assume both kinds serve.
+    var prefixIndexes: PrefixIndexes? = nil
     /// Where in the predicate's source map the node being compiled is, while compiling a
     /// parsed predicate: the `pql_*` calls that can raise take its index (see `sourceNode`).
     var locator: SourceLocator? = nil

@@ -27,13 +27,28 @@ struct SQLExpression {
 }
 
 /// A table's column, named case-insensitively as SQLite names them.
-struct IndexedColumn: Hashable {
-    var table: String
-    var column: String
+package struct IndexedColumn: Hashable, Sendable {
+    package var table: String
+    package var column: String
 
-    init(table: String, column: String) {
+    package init(table: String, column: String) {
         self.table = table.lowercased()
         self.column = column.lowercased()
+    }
+}
+
+/// What a PostgreSQL store read of its schema's indexes, for `BEGINSWITH[c]`, whose fastest
+/// form differs between a scan and an index search (see `nativePrefix`).
+package struct PrefixIndexes: Sendable, Equatable {
+    /// Columns that lead a B-tree in scalar order (`COLLATE "C"`): the ranges of certain
+    /// matches search it.
+    package var ordered: Set<IndexedColumn>
+    /// Columns whose `[c]` fold (`pql.fold_c(column)`) leads an index: the fold's LIKE searches it.
+    package var caseFolded: Set<IndexedColumn>
+
+    package init(ordered: Set<IndexedColumn>, caseFolded: Set<IndexedColumn>) {
+        self.ordered = ordered
+        self.caseFolded = caseFolded
     }
 }
 

@@ -34,7 +34,7 @@ struct SQLiteDialect: SQLDialect {
         // Written only in native-only mode, which SQLite (with PQL's functions) never uses.
         case .normalizeNFC: return "pql_nfc"
         case .requireValue, .integerArithmetic, .realArithmetic, .asReal, .dateShift, .dateDifference,
-             .utf16Length, .uppercase, .lowercase, .regexMatch, .exactNumberComparison:
+             .utf16Length, .uppercase, .lowercase, .regexMatch, .exactNumberComparison, .caseFoldLike:
             return "pql_native_only"
         // SQLite's booleans are the integers 0 and 1: `(x)`.
         case .booleanAsInteger: return ""

@@ -167,6 +167,10 @@ package enum SQLFunction: Hashable {
     case utf16Length, uppercase, lowercase
     /// The whole text matched by a regular expression the compiler translated (MATCHES).
     case regexMatch
+    /// The `[c]` fold's LIKE (text, pattern) as one call whose price the planner takes from
+    /// its declaration, not from the fold's expression (PostgreSQL's `pql.fold_c_like`):
+    /// for a scan, where the fold runs for few rows (see `nativePrefix`).
+    case caseFoldLike
     /// An integer (first) and a double compared exactly, as the evaluator compares them
     /// (a database that converts the integer to a double loses digits beyond 2^53).
     case exactNumberComparison(SQLBinaryOperator)
@@ -180,7 +184,7 @@ package enum SQLFunction: Hashable {
         // A nil argument, a 64-bit overflow, a date beyond the database's range.
         case .requireValue, .integerArithmetic, .dateShift: return true
         case .fold, .decided, .min, .max, .coalesce, .substring, .firstScalar, .sum, .average, .normalizeNFC, .booleanAsInteger: return false
-        case .realArithmetic, .asReal, .dateDifference, .utf16Length, .uppercase, .lowercase, .regexMatch, .exactNumberComparison: return false
+        case .realArithmetic, .asReal, .dateDifference, .utf16Length, .uppercase, .lowercase, .regexMatch, .exactNumberComparison, .caseFoldLike: return false
         }
     }
 }

@@ -1,0 +1,115 @@
+import PostgresNIO
+import PQLStore
+import Synchronization
+
+/// The indexes a store last read from PostgreSQL's catalog, with when: shared by a store and
+/// the stores its transactions hand their bodies. Only `BEGINSWITH[c]` compiles by them (see
+/// `PrefixIndexes`); every form gives the same rows, so an old reading costs speed, never
+/// correctness.
+final class IndexCatalog: Sendable {
+    struct Reading {
+        /// nil when the catalog could not be read (an engine without `pg_depend`): the
+        /// compiler then writes the forms an index serves.
+        var indexes: PrefixIndexes?
+        var read: ContinuousClock.Instant
+    }
+
+    private let reading = Mutex<Reading?>(nil)
+
+    /// How long a reading is used: an index made or dropped outside PQL is seen by the
+    /// calls that start this long afterwards (or at once after ``PostgresPredicateStore/reloadIndexes()``).
+    static let lifetime: Duration = .seconds(10)
+
+    /// The last reading's indexes, however old.
+    var current: PrefixIndexes? { reading.withLock { $0?.indexes } }
+
+    /// True when there is no reading younger than ``lifetime``, and then dates the reading
+    /// now, so that the calls that start while one reads the catalog keep the old reading
+    /// rather than read it too.
+    func claimIfOld() -> Bool {
+        reading.withLock { r in
+            let now = ContinuousClock.now
+            if let old = r, now - old.read < Self.lifetime { return false }
+            if r != nil { r!.read = now }
+            return true
+        }
+    }
+
+    func store(_ indexes: PrefixIndexes?, readAt instant: ContinuousClock.Instant) {
+        reading.withLock { $0 = Reading(indexes: indexes, read: instant) }
+    }
+
+    /// Drops the reading, after PQL changed the schema: the next call reads the catalog.
+    func forget() { reading.withLock { $0 = nil } }
+}
+
+extension PostgresPredicateStore {
+    /// Reads again which columns have the indexes PQL's `name BEGINSWITH[c] 'a'` chooses its
+    /// SQL by (a B-tree on `name COLLATE "C"`, an index on `pql.fold_c(name)`), so that the
+    /// next fetch uses an index made or dropped outside PQL at once. Without it, the store
+    /// reads them when it opens, after its own ``createTables()``, ``createIndexes()``,
+    /// ``dropIndexes()``, imports and ``installFunctions()``, and when its last reading is
+    /// ten seconds old. The SQL differs only in speed: every form gives the same rows.
+    ///
+    /// ```swift
+    /// try await store.client.query(#"CREATE INDEX people_name_c ON people (name COLLATE "C")"#)
+    /// try await store.reloadIndexes()
+    /// ```
+    public func reloadIndexes() async throws(StoreError) {
+        let now = ContinuousClock.now
+        let indexes = try await withConnection("reading the indexes of the schema '\(schema)'") { connection in
+            try await Self.prefixIndexes(on: connection, schema: self.schema, functionSchema: self.functionSchema, logger: self.logger)
+        }
+        indexCatalog.store(indexes, readAt: now)
+    }
+
+    /// Reads the catalog when the last reading is older than `IndexCatalog.lifetime`. A
+    /// transaction's store keeps the reading it has: a statement of its own would hold the
+    /// transaction's connection. A catalog that cannot be read leaves the indexes unknown.
+    func readIndexesIfOld() async {
+        guard pinned == nil, indexCatalog.claimIfOld() else { return }
+        let now = ContinuousClock.now
+        do {
+            try await reloadIndexes()
+        } catch {
+            // A cancelled call says nothing of the catalog: the next call reads it.
+            if error.kind == .cancelled { indexCatalog.forget() } else { indexCatalog.store(nil, readAt: now) }
+        }
+    }
+
+    /// `query`'s statement builder, knowing the indexes the store last read.
+    func selectBuilder(_ query: EntityQuery, model: StoreModel) throws(StoreError) -> SelectBuilder {
+        try SelectBuilder(query, model: model, dialect: dialect, prefixIndexes: indexCatalog.current)
+    }
+
+    /// The columns of `schema`'s tables that lead a B-tree in `COLLATE "C"` order, and those
+    /// whose `functionSchema.fold_c` leads an index (an expression index that depends on the
+    /// column and on the function), partial indexes left out.
+    static func prefixIndexes(on connection: PostgresConnection, schema: String, functionSchema: String, logger: Logger) async throws -> PrefixIndexes {
+        let sql = """
+            SELECT 'ordered', c.relname::text, a.attname::text
+            FROM pg_index i JOIN pg_class c ON c.oid = i.indrelid JOIN pg_class x ON x.oid = i.indexrelid
+            JOIN pg_am m ON m.oid = x.relam JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum = i.indkey[0]
+            WHERE c.relnamespace = to_regnamespace($1) AND i.indpred IS NULL AND m.amname = 'btree'
+              AND i.indcollation[0] = (SELECT oid FROM pg_collation WHERE collname = 'C' AND collnamespace = 'pg_catalog'::regnamespace)
+            UNION ALL
+            SELECT 'folded', c.relname::text, a.attname::text
+            FROM pg_index i JOIN pg_class c ON c.oid = i.indrelid
+            JOIN pg_depend d ON d.classid = 'pg_class'::regclass AND d.objid = i.indexrelid
+              AND d.refclassid = 'pg_class'::regclass AND d.refobjid = c.oid AND d.refobjsubid > 0
+            JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum = d.refobjsubid
+            WHERE c.relnamespace = to_regnamespace($1) AND i.indpred IS NULL AND i.indkey[0] = 0
+              AND EXISTS (SELECT 1 FROM pg_depend f WHERE f.classid = 'pg_class'::regclass AND f.objid = i.indexrelid
+                          AND f.refclassid = 'pg_proc'::regclass AND f.refobjid = to_regprocedure(quote_ident($2) || '.fold_c(text)'))
+            """
+        var query = PostgresQuery(unsafeSQL: sql)
+        query.binds.append(schema)
+        query.binds.append(functionSchema)
+        var indexes = PrefixIndexes(ordered: [], caseFolded: [])
+        for try await (kind, table, column) in try await connection.query(query, logger: logger).decode((String, String, String).self) {
+            let c = IndexedColumn(table: table, column: column)
+            if kind == "ordered" { indexes.ordered.insert(c) } else { indexes.caseFolded.insert(c) }
+        }
+        return indexes
+    }
+}
