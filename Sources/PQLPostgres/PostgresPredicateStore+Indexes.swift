@@ -6,7 +6,8 @@ extension PostgresPredicateStore {
     /// uniqueness groups, the foreign keys of to-one relationships) that the schema lacks, as
     /// ``createTables()`` makes them; one transaction. The indexes PQL's `[c]`/`[d]`/`[cd]`
     /// searches use (expression and trigram indexes over the fold functions) are the
-    /// application's choice: create them with `CREATE INDEX` (see the README).
+    /// application's choice: create them with `CREATE INDEX` (see the README), then call
+    /// ``reloadIndexes()``.
     ///
     /// ```swift
     /// try await store.dropIndexes()
