@@ -212,7 +212,7 @@ enum FoldFunctionSQL {
                 one.append(u)
                 let parts = String(one).decomposedStringWithCanonicalMapping.unicodeScalars
                 var folded = parts.map(foldOne).joined()
-                if !f.diacriticInsensitive { folded = folded.precomposedStringWithCanonicalMapping }
+                if !f.diacriticInsensitive { folded = folded.canonicallyComposed }
                 // The scalar's fold through this path must be PQL's; under [d], with no mark
                 // left that could compose with what follows.
                 guard folded.unicodeScalars.elementsEqual(StringFolding.fold(String(one), caseInsensitive: f.caseInsensitive,
@@ -279,7 +279,7 @@ enum FoldFunctionSQL {
             guard let u = Unicode.Scalar(v), mayFold(u) else { continue }
             let s = String(Character(u))
             // A scalar that normalisation replaces never reaches the mapping.
-            let normal = d ? s.decomposedStringWithCanonicalMapping : s.precomposedStringWithCanonicalMapping
+            let normal = d ? s.decomposedStringWithCanonicalMapping : s.canonicallyComposed
             guard normal.unicodeScalars.count == 1, normal.unicodeScalars.first == u else { continue }
             let folded = StringFolding.fold(s, caseInsensitive: c, diacriticInsensitive: d).unicodeScalars
             if folded.count == 1, folded.first == u { continue }

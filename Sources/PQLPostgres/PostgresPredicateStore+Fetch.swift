@@ -147,6 +147,9 @@ extension PostgresPredicateStore {
 
     /// The SQL a fetch of `query` runs, with its parameters (`$1`, `$2`…) and their values:
     /// to read, or to `EXPLAIN`. Throws what ``fetch(_:)-(EntityQuery)`` would throw before running.
+    /// Written with the indexes the store last read: a fetch reads them again when that
+    /// reading is ten seconds old, so call ``reloadIndexes()`` first to see what the next
+    /// fetch runs after indexes changed outside PQL (only `BEGINSWITH[c]` depends on them).
     ///
     /// ```swift
     /// let compiled = try store.sql(for: EntityQuery("flights", where: "dest == %@", ["SFO"]))

@@ -46,10 +46,15 @@ extension PostgresPredicateStore {
         }
     }
 
+    /// ``load(into:columns:rows:)``, which may create the table and its indexes, then the
+    /// indexes read again.
     private func importRows(into entity: String, columns: ImportColumns,
                             rows: @escaping @Sendable (_ types: [AttributeType], _ emit: ([PredicateValue]) throws(StoreError) -> Void) throws(StoreError) -> Void) async throws(StoreError) -> Int {
-        // It may create the table, and its indexes.
-        defer { indexCatalog.forget() }
+        try await changingSchema { () throws(StoreError) -> Int in try await self.load(into: entity, columns: columns, rows: rows) }
+    }
+
+    private func load(into entity: String, columns: ImportColumns,
+                      rows: @escaping @Sendable (_ types: [AttributeType], _ emit: ([PredicateValue]) throws(StoreError) -> Void) throws(StoreError) -> Void) async throws(StoreError) -> Int {
         let model = self.model
         let table = model.entities.first { $0.name == entity }.map { model.root($0).table } ?? entity
         for name in columns.names + [entity, table] where name.isEmpty || name.contains("\"") || name.utf8.contains(0) || name.utf8.count > 63 {

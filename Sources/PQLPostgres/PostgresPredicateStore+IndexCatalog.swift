@@ -63,6 +63,26 @@ extension PostgresPredicateStore {
         indexCatalog.store(indexes, readAt: now)
     }
 
+    /// After the store changed the schema (tables, indexes, functions): reads the catalog now,
+    /// so that ``sql(for:)-(EntityQuery)`` shows what the next fetch runs; a transaction's
+    /// store drops the reading instead (the store that began it reads it at its next call).
+    func indexesChanged() async {
+        guard pinned == nil else { indexCatalog.forget(); return }
+        do { try await reloadIndexes() } catch { indexCatalog.forget() }
+    }
+
+    /// Runs `change`, which changes the schema, then reads the indexes again (drops the
+    /// reading when it fails: a part of the change may have stayed).
+    func changingSchema<T>(_ change: () async throws(StoreError) -> T) async throws(StoreError) -> T {
+        let result: T
+        do { result = try await change() } catch {
+            indexCatalog.forget()
+            throw error
+        }
+        await indexesChanged()
+        return result
+    }
+
     /// Reads the catalog when the last reading is older than `IndexCatalog.lifetime`. A
     /// transaction's store keeps the reading it has: a statement of its own would hold the
     /// transaction's connection. A catalog that cannot be read leaves the indexes unknown.
@@ -83,14 +103,20 @@ extension PostgresPredicateStore {
     }
 
     /// The columns of `schema`'s tables that lead a B-tree in `COLLATE "C"` order, and those
-    /// whose `functionSchema.fold_c` leads an index (an expression index that depends on the
-    /// column and on the function), partial indexes left out.
-    static func prefixIndexes(on connection: PostgresConnection, schema: String, functionSchema: String, logger: Logger) async throws -> PrefixIndexes {
+    /// whose `functionSchema.fold_c` is an index's first key (an expression index that depends
+    /// on the column and on the function, whose first key PostgreSQL prints as the call on the
+    /// column), partial indexes left out; nil when the installed functions predate
+    /// `fold_c_like` (a database an older PQL set up, read by a role that cannot install
+    /// them): the forms that need only `fold_c` then.
+    static func prefixIndexes(on connection: PostgresConnection, schema: String, functionSchema: String, logger: Logger) async throws -> PrefixIndexes? {
+        // Schema names are compared as names: to_regnamespace would parse them as SQL (folding
+        // capitals, failing on quotes).
         let sql = """
+            WITH s AS (SELECT oid FROM pg_namespace WHERE nspname = $1)
             SELECT 'ordered', c.relname::text, a.attname::text
             FROM pg_index i JOIN pg_class c ON c.oid = i.indrelid JOIN pg_class x ON x.oid = i.indexrelid
             JOIN pg_am m ON m.oid = x.relam JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum = i.indkey[0]
-            WHERE c.relnamespace = to_regnamespace($1) AND i.indpred IS NULL AND m.amname = 'btree'
+            WHERE c.relnamespace IN (SELECT oid FROM s) AND i.indpred IS NULL AND m.amname = 'btree'
               AND i.indcollation[0] = (SELECT oid FROM pg_collation WHERE collname = 'C' AND collnamespace = 'pg_catalog'::regnamespace)
             UNION ALL
             SELECT 'folded', c.relname::text, a.attname::text
@@ -98,18 +124,27 @@ extension PostgresPredicateStore {
             JOIN pg_depend d ON d.classid = 'pg_class'::regclass AND d.objid = i.indexrelid
               AND d.refclassid = 'pg_class'::regclass AND d.refobjid = c.oid AND d.refobjsubid > 0
             JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum = d.refobjsubid
-            WHERE c.relnamespace = to_regnamespace($1) AND i.indpred IS NULL AND i.indkey[0] = 0
+            WHERE c.relnamespace IN (SELECT oid FROM s) AND i.indpred IS NULL AND i.indkey[0] = 0
               AND EXISTS (SELECT 1 FROM pg_depend f WHERE f.classid = 'pg_class'::regclass AND f.objid = i.indexrelid
                           AND f.refclassid = 'pg_proc'::regclass AND f.refobjid = to_regprocedure(quote_ident($2) || '.fold_c(text)'))
+              AND pg_get_indexdef(i.indexrelid, 1, false) IN (quote_ident($2) || '.fold_c(' || quote_ident(a.attname) || ')',
+                                                              'fold_c(' || quote_ident(a.attname) || ')')
+            UNION ALL
+            SELECT 'like', '', '' WHERE to_regprocedure(quote_ident($2) || '.fold_c_like(text, text)') IS NOT NULL
             """
         var query = PostgresQuery(unsafeSQL: sql)
         query.binds.append(schema)
         query.binds.append(functionSchema)
         var indexes = PrefixIndexes(ordered: [], caseFolded: [])
+        var canScan = false
         for try await (kind, table, column) in try await connection.query(query, logger: logger).decode((String, String, String).self) {
             let c = IndexedColumn(table: table, column: column)
-            if kind == "ordered" { indexes.ordered.insert(c) } else { indexes.caseFolded.insert(c) }
+            switch kind {
+            case "ordered": indexes.ordered.insert(c)
+            case "folded": indexes.caseFolded.insert(c)
+            default: canScan = true
+            }
         }
-        return indexes
+        return canScan ? indexes : nil
     }
 }

@@ -16,16 +16,17 @@ extension PostgresPredicateStore {
     /// try await store.analyze()
     /// ```
     public func createIndexes() async throws(StoreError) {
-        defer { indexCatalog.forget() }
-        let tables = try PostgresSchemaDDL.tables(model, schema: schema)
-        try await transaction("creating the indexes") { connection in
-            let existing = try await self.existingTables(on: connection)
-            if let missing = tables.first(where: { !existing.contains($0.name) }) {
-                throw StoreError(.unknownEntity, "the table '\(missing.name)' of the model does not exist in the schema '\(self.schema)'",
-                                 hint: "createTables() creates the model's tables with their indexes")
-            }
-            for t in tables {
-                for ix in t.indexes { try await connection.run(PostgresQuery(unsafeSQL: ix), logger: self.logger) }
+        try await changingSchema { () throws(StoreError) in
+            let tables = try PostgresSchemaDDL.tables(model, schema: schema)
+            try await transaction("creating the indexes") { connection in
+                let existing = try await self.existingTables(on: connection)
+                if let missing = tables.first(where: { !existing.contains($0.name) }) {
+                    throw StoreError(.unknownEntity, "the table '\(missing.name)' of the model does not exist in the schema '\(self.schema)'",
+                                     hint: "createTables() creates the model's tables with their indexes")
+                }
+                for t in tables {
+                    for ix in t.indexes { try await connection.run(PostgresQuery(unsafeSQL: ix), logger: self.logger) }
+                }
             }
         }
     }
@@ -39,11 +40,12 @@ extension PostgresPredicateStore {
     /// try await store.dropIndexes()
     /// ```
     public func dropIndexes() async throws(StoreError) {
-        defer { indexCatalog.forget() }
-        let tables = try PostgresSchemaDDL.tables(model, schema: schema)
-        try await transaction("dropping the indexes") { connection in
-            for name in tables.flatMap(\.indexNames) {
-                try await connection.run(PostgresQuery(unsafeSQL: "DROP INDEX IF EXISTS \(quote(self.schema)).\(quote(name))"), logger: self.logger)
+        try await changingSchema { () throws(StoreError) in
+            let tables = try PostgresSchemaDDL.tables(model, schema: schema)
+            try await transaction("dropping the indexes") { connection in
+                for name in tables.flatMap(\.indexNames) {
+                    try await connection.run(PostgresQuery(unsafeSQL: "DROP INDEX IF EXISTS \(quote(self.schema)).\(quote(name))"), logger: self.logger)
+                }
             }
         }
     }

@@ -20,11 +20,12 @@ extension PostgresPredicateStore {
     /// ```
     @discardableResult
     public func createTables() async throws(StoreError) -> [String] {
-        defer { indexCatalog.forget() }
-        let model = self.model
-        let tables = try PostgresSchemaDDL.tables(model, schema: schema)
-        return try await transaction("creating the tables") { connection in
-            try await self.createTables(tables, model: model, on: connection)
+        return try await changingSchema { () throws(StoreError) -> [String] in
+            let model = self.model
+            let tables = try PostgresSchemaDDL.tables(model, schema: schema)
+            return try await transaction("creating the tables") { connection in
+                try await self.createTables(tables, model: model, on: connection)
+            }
         }
     }
 

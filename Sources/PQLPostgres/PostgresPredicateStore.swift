@@ -44,6 +44,15 @@ public final class PostgresPredicateStore: Sendable {
     /// single-column integer primary key, which PQL needs to identify rows). Empty when the
     /// model was given.
     public let skippedTables: [String: String]
+    /// The columns model inference left out (`"table.column"`), each with the reason: text
+    /// PostgreSQL compares otherwise than PQL does even for `==` (`char(n)`, `citext`, a
+    /// nondeterministic collation), where no predicate could give memory's rows. Empty when
+    /// the model was given.
+    ///
+    /// ```swift
+    /// for (column, reason) in store.skippedColumns { print("left out \(column): \(reason)") }
+    /// ```
+    public let skippedColumns: [String: String]
 
     /// Shared with the stores a `transaction(_:)` hands its body, whose imports may grow it.
     private let state: SharedModel
@@ -140,17 +149,18 @@ public final class PostgresPredicateStore: Sendable {
         var logger = Logger(label: "PQLPostgres")
         logger.logLevel = .critical
         self.logger = logger
-        let opened: (StoreModel, [String: String])
+        let opened: (StoreModel, [String: String], [String: String])
         if let model {
-            opened = (model, [:])
+            opened = (model, [:], [:])
         } else if let saved = try await Self.savedModel(client: client, schema: schema, logger: logger) {
-            opened = (saved, [:])
+            opened = (saved, [:], [:])
         } else {
             let inferred = try await PostgresSchemaInference.model(client: client, schema: schema, logger: logger)
-            opened = (inferred.model, inferred.skipped)
+            opened = (inferred.model, inferred.skipped, inferred.skippedColumns)
         }
         self.state = SharedModel(opened.0)
         self.skippedTables = opened.1
+        self.skippedColumns = opened.2
         self.pinned = nil
         self.indexCatalog = IndexCatalog()
         await readIndexesIfOld()
@@ -163,6 +173,7 @@ public final class PostgresPredicateStore: Sendable {
         schema = store.schema
         functionSchema = store.functionSchema
         skippedTables = store.skippedTables
+        skippedColumns = store.skippedColumns
         state = store.state
         logger = store.logger
         pinned = connection

@@ -28,17 +28,35 @@ enum PostgresSchemaInference {
         }
     }
 
-    struct Column { var table: String; var name: String; var type: String; var notNull: Bool }
+    struct Column {
+        var table: String; var name: String; var type: String; var notNull: Bool
+        /// False for text under a nondeterministic collation (case- or accent-insensitive ICU).
+        var deterministic = true
+    }
+
+    /// Why a column is left out of an inferred model: text PostgreSQL compares otherwise than
+    /// PQL does even for `==`, so that no predicate on it could give memory's rows.
+    static func unsupportedReason(_ c: Column) -> String? {
+        switch c.type {
+        case "bpchar": return "char(n) compares without its trailing spaces, where PQL compares the text as stored"
+        case "citext": return "citext compares case-insensitively, where PQL's == is exact (==[c] is PQL's case-insensitive test)"
+        default:
+            return c.deterministic ? nil
+                : "its collation is nondeterministic: PostgreSQL's = takes different text as equal, and its LIKE refuses the column"
+        }
+    }
     struct Constraint { var table: String; var kind: String; var columns: [String]; var target: String?; var targetColumns: [String]; var onDelete: String }
 
-    static func model(client: PostgresClient, schema: String, logger: Logger) async throws(StoreError) -> (model: StoreModel, skipped: [String: String]) {
+    static func model(client: PostgresClient, schema: String, logger: Logger) async throws(StoreError)
+        -> (model: StoreModel, skipped: [String: String], skippedColumns: [String: String]) {
         let columns: [Column], constraints: [Constraint], indexed: [(table: String, column: String, unique: Bool)]
         do {
             (columns, constraints, indexed) = try await client.withConnection { connection in
                 var columns: [Column] = []
-                for try await (table, name, type, notNull) in try await connection.query("""
+                for try await (table, name, type, notNull, deterministic) in try await connection.query("""
                     SELECT c.relname, a.attname,
-                           CASE WHEN t.typtype = 'd' THEN bt.typname ELSE t.typname END, a.attnotnull
+                           CASE WHEN t.typtype = 'd' THEN bt.typname ELSE t.typname END, a.attnotnull,
+                           coalesce((SELECT co.collisdeterministic FROM pg_collation co WHERE co.oid = a.attcollation), true)
                     FROM pg_attribute a
                     JOIN pg_class c ON c.oid = a.attrelid
                     JOIN pg_namespace n ON n.oid = c.relnamespace
@@ -47,8 +65,8 @@ enum PostgresSchemaInference {
                     WHERE n.nspname = \(schema) AND c.relkind IN ('r', 'p') AND NOT c.relispartition
                       AND a.attnum > 0 AND NOT a.attisdropped AND c.relname <> \(StoreSchemaNames.metadataTable)
                     ORDER BY c.relname, a.attnum
-                    """, logger: logger).decode((String, String, String, Bool).self) {
-                    columns.append(Column(table: table, name: name, type: type, notNull: notNull))
+                    """, logger: logger).decode((String, String, String, Bool, Bool).self) {
+                    columns.append(Column(table: table, name: name, type: type, notNull: notNull, deterministic: deterministic))
                 }
                 var constraints: [Constraint] = []
                 for try await (table, kind, cols, target, targetCols, onDelete) in try await connection.query("""
@@ -86,7 +104,7 @@ enum PostgresSchemaInference {
             throw ServerErrors.storeError(error, doing: "reading the tables of schema '\(schema)'")
         }
         var entities: [ModelEntity] = []
-        var skipped: [String: String] = [:]
+        var skipped: [String: String] = [:], skippedColumns: [String: String] = [:]
         var order: [String] = []
         var byTable: [String: [Column]] = [:]
         for c in columns {
@@ -101,7 +119,11 @@ enum PostgresSchemaInference {
                 skipped[table] = pk == nil ? "it has no primary key" : "its primary key is not one integer column"
                 continue
             }
-            var attributes = cols.filter { $0.name != keyColumn.name }.map {
+            var kept: [Column] = []
+            for c in cols where c.name != keyColumn.name {
+                if let reason = unsupportedReason(c) { skippedColumns["\(table).\(c.name)"] = reason } else { kept.append(c) }
+            }
+            var attributes = kept.map {
                 ModelAttribute($0.name, attributeType($0.type), isOptional: !$0.notNull)
             }
             for ix in indexed where ix.table == table {
@@ -131,6 +153,6 @@ enum PostgresSchemaInference {
             entities[ti].relationships.append(ModelRelationship(inverse, toMany: fk.table, inverse: name,
                                                                 deleteRule: SchemaInference.deleteRule(onDelete)))
         }
-        return (try StoreModel(entities), skipped)
+        return (try StoreModel(entities), skipped, skippedColumns)
     }
 }

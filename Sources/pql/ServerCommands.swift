@@ -16,6 +16,7 @@ extension QueryCommand {
         query.limit = limit
         query.offset = offset
         if sql {
+            s.readIndexes()
             do { Output.write(ServerStore.listing(try count ? s.store.countSQL(for: query) : s.store.sql(for: query))) } catch { throw error.userFacing }
             return
         }

@@ -12,6 +12,7 @@ extension QueryCommand {
         query.sort = try sortKeys.map(FilterCommand.sortRule)
         let (group, order) = try groupQuery(query)
         if sql {
+            s.readIndexes()
             do { Output.write(ServerStore.listing(try s.store.sql(for: group))) } catch { throw error.userFacing }
             return
         }

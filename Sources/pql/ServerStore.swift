@@ -64,6 +64,14 @@ final class ServerStore {
         return try calls.wait { () async throws(StoreError) in try await body(s) }
     }
 
+    /// Reads the server's indexes now, before showing SQL: `BEGINSWITH[c]` is written by them,
+    /// and a fetch reads them when the store's reading is old, so that `--sql`, `.sql` and
+    /// `.explain` show the statement a fetch would run. A catalog that cannot be read changes
+    /// nothing here (the fetch does without it too).
+    func readIndexes() {
+        _ = try? call { (s) async throws(StoreError) in try await s.reloadIndexes() }
+    }
+
     /// ``call(_:)`` for the commands: its error as pql prints it (see ``failure(_:)``).
     func run<T: Sendable>(_ body: @escaping @Sendable (PostgresPredicateStore) async throws(StoreError) -> T) throws -> T {
         do { return try call(body) } catch { throw Self.failure(error) }

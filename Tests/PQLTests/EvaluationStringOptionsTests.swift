@@ -250,4 +250,19 @@ struct EvaluationStringOptionsTests {
                     sourceLocation: c.sourceLocation)
         }
     }
+
+    /// A Hangul syllable written as a syllable without its final consonant and the consonant's
+    /// jamo (가 + U+11A8) is canonically the composed syllable 각 (Swift's `==` and PostgreSQL
+    /// agree); Foundation's NFC on Linux leaves it apart, and PQL composes it.
+    @Test("a Hangul syllable and a following final consonant are the composed syllable")
+    func hangulFinalConsonant() throws {
+        let split: PredicateValue = ["name": .string("\u{AC00}\u{11A8}")]
+        #expect(try PredicateNode(format: "name ==[c] %@", PredicateValue.string("\u{AC01}")).evaluate(on: split))
+        #expect(try !PredicateNode(format: "name BEGINSWITH[c] %@", PredicateValue.string("\u{AC00}")).evaluate(on: split))
+        #expect(try PredicateNode(format: "name LIKE %@", PredicateValue.string("\u{AC01}")).evaluate(on: split))
+        #expect(try PredicateNode(format: "name ==[cd] %@", PredicateValue.string("\u{AC01}")).evaluate(on: split))
+        #expect("\u{AC00}\u{11A8}x".canonicallyComposed.unicodeScalars.map(\.value) == [0xAC01, 0x78])
+        // Only a syllable without a final consonant takes one: 각 + U+11A8 stays two.
+        #expect("\u{AC01}\u{11A8}".canonicallyComposed.unicodeScalars.map(\.value) == [0xAC01, 0x11A8])
+    }
 }

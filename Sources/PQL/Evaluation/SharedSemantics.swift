@@ -129,7 +129,10 @@ extension SharedSemantics {
 extension SharedSemantics {
     /// The scalars a string can start with and still satisfy `BEGINSWITH[c] needle`: a superset,
     /// so the store can narrow a prefix search to index ranges before the exact test. nil when
-    /// there are too many, or for options other than `[c]` (where marks may fold away).
+    /// there are too many, or for options other than `[c]` (where marks may fold away), or
+    /// when one of them is a combining mark: text can begin with marks in another order, which
+    /// normalisation reorders (`U+0345 U+0301` begins with U+0301 once folded), so its first
+    /// stored scalar says nothing.
     package static func caseInsensitivePrefixStarts(_ needle: String) -> [Unicode.Scalar]? {
         let folded = StringFolding.fold(needle, caseInsensitive: true, diacriticInsensitive: false)
         guard let x = folded.unicodeScalars.first else { return nil }
@@ -143,7 +146,7 @@ extension SharedSemantics {
             for k in 1...max(1, d.count) {
                 var prefix = String.UnicodeScalarView()
                 prefix.append(contentsOf: d.prefix(k))
-                let composed = String(prefix).precomposedStringWithCanonicalMapping.unicodeScalars
+                let composed = String(prefix).canonicallyComposed.unicodeScalars
                 if composed.count == 1, let c = composed.first { next.append(c) }
             }
             for n in next where members.insert(n).inserted {
@@ -151,6 +154,7 @@ extension SharedSemantics {
                 if members.count > 24 { return nil }
             }
         }
+        if members.contains(where: { $0.properties.canonicalCombiningClass != .notReordered }) { return nil }
         return members.sorted { $0.value < $1.value }
     }
 

@@ -14,7 +14,7 @@ struct LikePattern: Sendable {
 
     init(_ pattern: String, options: StringOptions) {
         self.options = options
-        let prepared = options.prepare(pattern).precomposedStringWithCanonicalMapping
+        let prepared = options.prepare(pattern).canonicallyComposed
         var out: [Element] = []
         var escaping = false
         for u in prepared.unicodeScalars {
@@ -35,7 +35,7 @@ struct LikePattern: Sendable {
     func matches(_ subject: String) -> Bool {
         // An empty pattern never matches (reference §6.6), not even the empty string.
         if elements.isEmpty { return false }
-        let s = Array(options.prepare(subject).precomposedStringWithCanonicalMapping.unicodeScalars)
+        let s = Array(options.prepare(subject).canonicallyComposed.unicodeScalars)
         let p = elements
         var si = 0, pi = 0
         var starP = -1, starS = 0

@@ -16,7 +16,7 @@ package enum StringFolding {
         if isASCII(s) {
             return caseInsensitive ? asciiLowercased(s) : s
         }
-        var text = diacriticInsensitive ? s.decomposedStringWithCanonicalMapping : s.precomposedStringWithCanonicalMapping
+        var text = diacriticInsensitive ? s.decomposedStringWithCanonicalMapping : s.canonicallyComposed
         var scalars = String.UnicodeScalarView()
         var changed = false
         for var u in text.unicodeScalars {
@@ -55,7 +55,7 @@ package enum StringFolding {
         // Compose what is left: [d]'s decomposition splits Hangul syllables into jamo, which a
         // substring search must not match one by one (한 does not begin with 하), and width
         // folding can leave a letter and its mark apart (ｶﾞ → カ + U+3099 → ガ).
-        if diacriticInsensitive || caseInsensitive || changed { text = text.precomposedStringWithCanonicalMapping }
+        if diacriticInsensitive || caseInsensitive || changed { text = text.canonicallyComposed }
         return text
     }
 

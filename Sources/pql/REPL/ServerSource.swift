@@ -61,6 +61,7 @@ final class ServerSource: QuerySource {
     var parameterPrefix: String { "$" }
 
     func sql(_ r: QueryRequest) throws -> (sql: String, bindings: [String])? {
+        server.readIndexes()
         let c = try server.store.sql(for: r.entityQuery)
         return (c.sql, c.bindings.map { "\($0)" })
     }

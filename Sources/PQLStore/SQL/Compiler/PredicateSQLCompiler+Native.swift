@@ -103,7 +103,7 @@ extension PredicateSQLCompiler {
         if op == .like {
             // The evaluator's LikePattern: `*` any run, `?` one scalar, `\` escapes, on NFC text.
             var escaping = false, empty = true, lastStar = false
-            for u in options.fold(text).precomposedStringWithCanonicalMapping.unicodeScalars {
+            for u in options.fold(text).canonicallyComposed.unicodeScalars {
                 if escaping { like += escaped(u); escaping = false; empty = false; lastStar = false; continue }
                 switch u {
                 case "\\": escaping = true
