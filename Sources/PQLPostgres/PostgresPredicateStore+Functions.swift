@@ -45,45 +45,48 @@ extension PostgresPredicateStore {
     /// ```
     @discardableResult
     public func installFunctions() async throws(StoreError) -> Bool {
-        return try await changingSchema { () throws(StoreError) -> Bool in
-            let functionSchema = self.functionSchema
-            let statements = NativeFunctionSQL.all(schema: functionSchema)
-            let version = NativeFunctionSQL.version
-            let s = quote(functionSchema)
-            return try await transaction("installing PQL's SQL functions") { connection in
-                try await connection.run("SELECT pg_advisory_xact_lock(hashtext('pql.functions.' || \(functionSchema)))", logger: self.logger)
-                var installed: String? = nil
-                for try await row in try await connection.query("SELECT to_regprocedure(quote_ident(\(functionSchema)) || '.functions_version()') IS NOT NULL", logger: self.logger) {
-                    if try row.decode(Bool.self) {
-                        for try await v in try await connection.query(PostgresQuery(unsafeSQL: "SELECT \(s).functions_version()"), logger: self.logger) {
-                            installed = try v.decode(String.self)
-                        }
+        try await changingSchema { () throws(StoreError) -> Bool in try await self.install() }
+    }
+
+    /// ``installFunctions()``, without reading the indexes again.
+    private func install() async throws(StoreError) -> Bool {
+        let functionSchema = self.functionSchema
+        let statements = NativeFunctionSQL.all(schema: functionSchema)
+        let version = NativeFunctionSQL.version
+        let s = quote(functionSchema)
+        return try await transaction("installing PQL's SQL functions") { connection in
+            try await connection.run("SELECT pg_advisory_xact_lock(hashtext('pql.functions.' || \(functionSchema)))", logger: self.logger)
+            var installed: String? = nil
+            for try await row in try await connection.query("SELECT to_regprocedure(quote_ident(\(functionSchema)) || '.functions_version()') IS NOT NULL", logger: self.logger) {
+                if try row.decode(Bool.self) {
+                    for try await v in try await connection.query(PostgresQuery(unsafeSQL: "SELECT \(s).functions_version()"), logger: self.logger) {
+                        installed = try v.decode(String.self)
                     }
                 }
-                if installed == version { return false }
-                try await connection.run(PostgresQuery(unsafeSQL: "CREATE SCHEMA IF NOT EXISTS \(s)"), logger: self.logger)
-                for sql in statements { try await connection.run(PostgresQuery(unsafeSQL: sql), logger: self.logger) }
-                try await connection.run(PostgresQuery(unsafeSQL: """
-                    CREATE OR REPLACE FUNCTION \(s).functions_version() RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE
-                    AS $pql$ SELECT \(FoldFunctionSQL.quoteLiteral(version))::text $pql$
-                    """), logger: self.logger)
-                if installed != nil {
-                    // Indexes over the old fold hold its results: rebuild them with the new one.
-                    var indexes: [String] = []
-                    for try await row in try await connection.query("""
-                        SELECT DISTINCT d.objid::regclass::text FROM pg_depend d
-                        JOIN pg_proc p ON p.oid = d.refobjid JOIN pg_namespace n ON n.oid = p.pronamespace
-                        WHERE d.classid = 'pg_class'::regclass AND d.refclassid = 'pg_proc'::regclass
-                          AND n.nspname = \(functionSchema) AND p.proname IN ('fold_c', 'fold_d', 'fold_cd', 'fold_c_slow', 'fold_d_slow', 'fold_cd_slow', 'uppercase', 'lowercase', 'utf16_length', 'uppercase_slow', 'lowercase_slow', 'utf16_length_slow')
-                        """, logger: self.logger) {
-                        indexes.append(try row.decode(String.self))
-                    }
-                    for index in indexes {
-                        try await connection.run(PostgresQuery(unsafeSQL: "REINDEX INDEX \(index)"), logger: self.logger)
-                    }
-                }
-                return true
             }
+            if installed == version { return false }
+            try await connection.run(PostgresQuery(unsafeSQL: "CREATE SCHEMA IF NOT EXISTS \(s)"), logger: self.logger)
+            for sql in statements { try await connection.run(PostgresQuery(unsafeSQL: sql), logger: self.logger) }
+            try await connection.run(PostgresQuery(unsafeSQL: """
+                CREATE OR REPLACE FUNCTION \(s).functions_version() RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE
+                AS $pql$ SELECT \(FoldFunctionSQL.quoteLiteral(version))::text $pql$
+                """), logger: self.logger)
+            if installed != nil {
+                // Indexes over the old fold hold its results: rebuild them with the new one.
+                var indexes: [String] = []
+                for try await row in try await connection.query("""
+                    SELECT DISTINCT d.objid::regclass::text FROM pg_depend d
+                    JOIN pg_proc p ON p.oid = d.refobjid JOIN pg_namespace n ON n.oid = p.pronamespace
+                    WHERE d.classid = 'pg_class'::regclass AND d.refclassid = 'pg_proc'::regclass
+                      AND n.nspname = \(functionSchema) AND p.proname IN ('fold_c', 'fold_d', 'fold_cd', 'fold_c_slow', 'fold_d_slow', 'fold_cd_slow', 'uppercase', 'lowercase', 'utf16_length', 'uppercase_slow', 'lowercase_slow', 'utf16_length_slow')
+                    """, logger: self.logger) {
+                    indexes.append(try row.decode(String.self))
+                }
+                for index in indexes {
+                    try await connection.run(PostgresQuery(unsafeSQL: "REINDEX INDEX \(index)"), logger: self.logger)
+                }
+            }
+            return true
         }
     }
 }

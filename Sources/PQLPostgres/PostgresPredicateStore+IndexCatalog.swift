@@ -30,7 +30,7 @@ final class IndexCatalog: Sendable {
         reading.withLock { r in
             let now = ContinuousClock.now
             if let old = r, now - old.read < Self.lifetime { return false }
-            if r != nil { r!.read = now }
+            r?.read = now
             return true
         }
     }

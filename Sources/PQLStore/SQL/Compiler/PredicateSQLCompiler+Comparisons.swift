@@ -296,8 +296,8 @@ extension PredicateSQLCompiler {
         if ranges.isEmpty { return SQLCondition(node: folded, nullable: true) }
         var last = folded
         if let known = prefixIndexes, let column = l.column, !known.ordered.contains(column) || !known.caseFolded.contains(column) {
-            if known.caseFolded.contains(column) { return SQLCondition(node: folded, nullable: true) }
-            guard case .like(_, let pattern) = exact.node else { return SQLCondition(node: folded, nullable: true) }
+            // The fold's index alone serves the fold's form; without it, a scan's.
+            guard !known.caseFolded.contains(column), case .like(_, let pattern) = exact.node else { return SQLCondition(node: folded, nullable: true) }
             last = .parenthesized(.chain([first, .call(.caseFoldLike, [l.node, pattern])], .and))
         }
         let certain = ranges.map { r -> SQLNode in
