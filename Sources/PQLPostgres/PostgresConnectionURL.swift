@@ -49,7 +49,16 @@ public struct PostgresConnectionURL: Sendable, Hashable {
     /// var url = try PostgresConnectionURL("postgres://app@db/shop")
     /// url.sessionDefaults = [:]   // the server's own jit setting
     /// ```
-    public var sessionDefaults: [String: String] = ["jit": "off"]
+    public var sessionDefaults: [String: String] = ["jit": "off", "client_connection_check_interval": "5s"]
+    /// libpq's `connect_timeout` parameter (whole seconds, at least 2 as libpq reads it): how
+    /// long opening a connection may take, reaching the server, TLS and the login; nil when
+    /// the URL does not set it (the store's `PostgresWaitLimits.connecting` then applies).
+    ///
+    /// ```swift
+    /// let url = try PostgresConnectionURL("postgres://app@db/shop?connect_timeout=3")
+    /// print(url.connectTimeout as Any)   // Optional(3.0 seconds)
+    /// ```
+    public var connectTimeout: Duration?
 
     /// Reads `text`; a malformed URL is a `StoreError` of kind `StoreError.Kind.server` saying which part is wrong.
     ///
@@ -67,9 +76,17 @@ public struct PostgresConnectionURL: Sendable, Hashable {
         }
         var parameters: [String: String] = [:]
         for item in c.queryItems ?? [] { parameters[item.name] = item.value ?? "" }
-        let known: Set<String> = ["sslmode", "host", "port", "user", "password", "dbname", "options", "application_name"]
+        let known: Set<String> = ["sslmode", "host", "port", "user", "password", "dbname", "options", "application_name", "connect_timeout"]
         if let unknown = parameters.keys.sorted().first(where: { !known.contains($0) }) {
-            throw bad("the parameter '\(unknown)' is not one PQL reads (sslmode, host, port, user, password, dbname, options, application_name)")
+            throw bad("the parameter '\(unknown)' is not one PQL reads (sslmode, host, port, user, password, dbname, options, application_name, connect_timeout)")
+        }
+        if let t = parameters["connect_timeout"] {
+            // libpq: whole seconds; zero or negative waits for ever, and 1 counts as 2. PQL
+            // bounds every wait, so zero is refused rather than read as "for ever".
+            guard let n = Int(t.trimmingCharacters(in: .whitespaces)), n > 0, n <= 86_400 else {
+                throw bad("connect_timeout '\(t)' is not a number of seconds from 1 to 86400")
+            }
+            connectTimeout = .seconds(max(n, 2))
         }
         serverSettings = [:]
         if let options = parameters["options"] {
@@ -176,6 +193,7 @@ public struct PostgresConnectionURL: Sendable, Hashable {
                                                          database: database, tls: tls)
         }
         configuration.options.additionalStartupParameters = startupParameters
+        if let connectTimeout { configuration.options.connectTimeout = connectTimeout }
         return configuration
     }
 
@@ -186,6 +204,7 @@ public struct PostgresConnectionURL: Sendable, Hashable {
         if let socketPath {
             configuration = PostgresConnection.Configuration(unixSocketPath: socketPath, username: user, password: password, database: database)
             configuration.options.additionalStartupParameters = startupParameters
+            if let connectTimeout { configuration.options.connectTimeout = .init(connectTimeout) }
             return configuration
         }
         let tls: PostgresConnection.Configuration.TLS
@@ -201,6 +220,7 @@ public struct PostgresConnectionURL: Sendable, Hashable {
         configuration = PostgresConnection.Configuration(host: host ?? "localhost", port: port, username: user, password: password,
                                                          database: database, tls: tls)
         configuration.options.additionalStartupParameters = startupParameters
+        if let connectTimeout { configuration.options.connectTimeout = .init(connectTimeout) }
         return configuration
     }
 

@@ -118,14 +118,14 @@ extension PostgresPredicateStore {
     /// The one number a `SELECT count(*)` gives.
     func count(_ statement: BoundSQL, on connection: PostgresConnection) async throws -> Int {
         var n = 0
-        for try await row in try await connection.query(statement.query, logger: logger) { n = Int(try row.decode(Int64.self)) }
+        for try await row in try await connection.statement(statement.query, logger: logger) { n = Int(try row.decode(Int64.self)) }
         return n
     }
 
     /// Whether a statement gives any row.
     private func exists(_ statement: BoundSQL, on connection: PostgresConnection) async throws -> Bool {
         var found = false
-        for try await _ in try await connection.query(statement.query, logger: logger) { found = true }
+        for try await _ in try await connection.statement(statement.query, logger: logger) { found = true }
         return found
     }
 

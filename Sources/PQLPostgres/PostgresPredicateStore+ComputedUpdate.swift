@@ -45,7 +45,7 @@ extension PostgresPredicateStore {
             return try await transaction("updating \(query.entity)") { connection in
                 // Every value is computed before any is written, so each reads the old object.
                 var computed: [(id: Int64, values: [PredicateValue])] = []
-                for try await row in try await connection.query(sql, logger: self.logger) {
+                for try await row in try await connection.statement(sql, logger: self.logger) {
                     var cells = row.makeIterator()
                     guard let first = cells.next() else { continue }
                     var values: [PredicateValue] = []

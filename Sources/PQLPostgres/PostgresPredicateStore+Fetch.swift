@@ -52,7 +52,7 @@ extension PostgresPredicateStore {
                 do {
                     var pending: [StoreRecord] = []
                     pending.reserveCapacity(size)
-                    for try await row in try await connection.query(sql, logger: self.logger) {
+                    for try await row in try await connection.statement(sql, logger: self.logger) {
                         pending.append(try reader.record(row))
                         if pending.count == size {
                             try await body(pending)
@@ -87,7 +87,7 @@ extension PostgresPredicateStore {
                 let batch = try await withConnection(what) { connection in
                     var records: [StoreRecord] = []
                     records.reserveCapacity(size)
-                    for try await row in try await connection.query(PostgresQuery(unsafeSQL: "FETCH FORWARD \(size) FROM \(cursor)"), logger: self.logger) {
+                    for try await row in try await connection.statement(PostgresQuery(unsafeSQL: "FETCH FORWARD \(size) FROM \(cursor)"), logger: self.logger) {
                         records.append(try reader.record(row))
                     }
                     return records
@@ -115,7 +115,7 @@ extension PostgresPredicateStore {
             let sql = try postgresQuery(compiled, typed: builder.typedBindings)
             return try await withConnection("fetching \(query.entity)") { connection in
                 var out: [Int64] = []
-                for try await row in try await connection.query(sql, logger: self.logger) { out.append(try row.decode(Int64.self)) }
+                for try await row in try await connection.statement(sql, logger: self.logger) { out.append(try row.decode(Int64.self)) }
                 return out
             }
         } catch {
@@ -137,7 +137,7 @@ extension PostgresPredicateStore {
             let sql = try postgresQuery(compiled, typed: builder.typedBindings)
             return try await withConnection("counting \(query.entity)") { connection in
                 var n = 0
-                for try await row in try await connection.query(sql, logger: self.logger) { n = Int(try row.decode(Int64.self)) }
+                for try await row in try await connection.statement(sql, logger: self.logger) { n = Int(try row.decode(Int64.self)) }
                 return n
             }
         } catch {
@@ -186,7 +186,7 @@ extension PostgresPredicateStore {
         let sql = try postgresQuery(CompiledSQL(sql: "EXPLAIN " + compiled.sql, bindings: compiled.bindings), typed: builder.typedBindings)
         return try await withConnection("explaining a fetch of \(query.entity)") { connection in
             var out: [String] = []
-            for try await row in try await connection.query(sql, logger: self.logger) { out.append(try row.decode(String.self)) }
+            for try await row in try await connection.statement(sql, logger: self.logger) { out.append(try row.decode(String.self)) }
             return out
         }
     }

@@ -57,9 +57,9 @@ extension PostgresPredicateStore {
         return try await transaction("installing PQL's SQL functions") { connection in
             try await connection.run("SELECT pg_advisory_xact_lock(hashtext('pql.functions.' || \(functionSchema)))", logger: self.logger)
             var installed: String? = nil
-            for try await row in try await connection.query("SELECT to_regprocedure(quote_ident(\(functionSchema)) || '.functions_version()') IS NOT NULL", logger: self.logger) {
+            for try await row in try await connection.statement("SELECT to_regprocedure(quote_ident(\(functionSchema)) || '.functions_version()') IS NOT NULL", logger: self.logger) {
                 if try row.decode(Bool.self) {
-                    for try await v in try await connection.query(PostgresQuery(unsafeSQL: "SELECT \(s).functions_version()"), logger: self.logger) {
+                    for try await v in try await connection.statement(PostgresQuery(unsafeSQL: "SELECT \(s).functions_version()"), logger: self.logger) {
                         installed = try v.decode(String.self)
                     }
                 }
@@ -74,7 +74,7 @@ extension PostgresPredicateStore {
             if installed != nil {
                 // Indexes over the old fold hold its results: rebuild them with the new one.
                 var indexes: [String] = []
-                for try await row in try await connection.query("""
+                for try await row in try await connection.statement("""
                     SELECT DISTINCT d.objid::regclass::text FROM pg_depend d
                     JOIN pg_proc p ON p.oid = d.refobjid JOIN pg_namespace n ON n.oid = p.pronamespace
                     WHERE d.classid = 'pg_class'::regclass AND d.refclassid = 'pg_proc'::regclass

@@ -32,7 +32,7 @@ extension PostgresPredicateStore {
         let sql = try postgresQuery(compiled, typed: typed)
         return try await withConnection("grouping \(group.entity)") { connection in
             var out: [[String: PredicateValue]] = []
-            for try await row in try await connection.query(sql, logger: self.logger) {
+            for try await row in try await connection.statement(sql, logger: self.logger) {
                 var values: [PredicateValue] = []
                 for (cell, kind) in zip(row, kinds) { values.append(try Self.value(cell, kind: kind)) }
                 out.append(plan.row(values))

@@ -90,7 +90,7 @@ extension PostgresPredicateStore {
                 }
             }
             defer { producer.stop() }
-            try await connection.copyFrom(table: root.table, columns: names, format: .text(.init()), logger: self.logger) { writer in
+            try await connection.copy(into: root.table, columns: names, logger: self.logger) { writer in
                 for try await chunk in producer.chunks {
                     producer.took()
                     try await writer.write(ByteBuffer(bytes: chunk))

@@ -137,7 +137,7 @@ extension PostgresPredicateStore {
         query.binds.append(functionSchema)
         var indexes = PrefixIndexes(ordered: [], caseFolded: [])
         var canScan = false
-        for try await (kind, table, column) in try await connection.query(query, logger: logger).decode((String, String, String).self) {
+        for try await (kind, table, column) in try await connection.statement(query, logger: logger).decode((String, String, String).self) {
             let c = IndexedColumn(table: table, column: column)
             switch kind {
             case "ordered": indexes.ordered.insert(c)

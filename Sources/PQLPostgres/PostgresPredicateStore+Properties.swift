@@ -29,7 +29,7 @@ extension PostgresPredicateStore {
             let rows = try await withConnection("fetching properties of \(query.entity)") { connection in
                 var out: [[String: PredicateValue]] = []
                 var seen: Set<String> = []
-                for try await row in try await connection.query(sql, logger: self.logger) {
+                for try await row in try await connection.statement(sql, logger: self.logger) {
                     var values: [String: PredicateValue] = [:]
                     var spelled = ""
                     for (cell, column) in zip(row, columns) {
@@ -70,7 +70,7 @@ extension PostgresPredicateStore {
             let reader = try RowLayout(model: model, entity: query.entity, hasEntityColumn: statement.hasEntityColumn, links: true)
             let records = try await withConnection("fetching \(query.entity)") { connection in
                 var out: [StoreRecord] = []
-                for try await row in try await connection.query(sql, logger: self.logger) { out.append(try reader.record(row)) }
+                for try await row in try await connection.statement(sql, logger: self.logger) { out.append(try reader.record(row)) }
                 return out
             }
             let decoder = JSONDecoder()

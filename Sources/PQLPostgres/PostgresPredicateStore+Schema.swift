@@ -52,7 +52,7 @@ extension PostgresPredicateStore {
 
     func existingTables(on connection: PostgresConnection) async throws -> Set<String> {
         var names: Set<String> = []
-        let rows = try await connection.query("""
+        let rows = try await connection.statement("""
             SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
             WHERE n.nspname = \(schema) AND c.relkind IN ('r', 'p')
             """, logger: logger)
@@ -70,18 +70,18 @@ extension PostgresPredicateStore {
     }
 
     /// The model PQL saved in `schema`, or nil when it holds none.
-    static func savedModel(client: PostgresClient, schema: String, logger: Logger) async throws(StoreError) -> StoreModel? {
+    static func savedModel(_ lease: Lease, schema: String, logger: Logger) async throws(StoreError) -> StoreModel? {
         let json: String?
         do {
-            json = try await client.withConnection { connection -> String? in
+            json = try await lease.withConnection("reading the saved model") { connection -> String? in
                 var exists = false
-                for try await row in try await connection.query("SELECT to_regclass(quote_ident(\(schema)) || '.' || quote_ident(\(StoreSchemaNames.metadataTable))) IS NOT NULL", logger: logger) {
+                for try await row in try await connection.statement("SELECT to_regclass(quote_ident(\(schema)) || '.' || quote_ident(\(StoreSchemaNames.metadataTable))) IS NOT NULL", logger: logger) {
                     exists = try row.decode(Bool.self)
                 }
                 guard exists else { return nil }
                 let sql = "SELECT value FROM \(quote(schema)).\(quote(StoreSchemaNames.metadataTable)) WHERE name = 'model'"
                 var value: String? = nil
-                for try await row in try await connection.query(PostgresQuery(unsafeSQL: sql), logger: logger) { value = try row.decode(String.self) }
+                for try await row in try await connection.statement(PostgresQuery(unsafeSQL: sql), logger: logger) { value = try row.decode(String.self) }
                 return value
             }
         } catch {

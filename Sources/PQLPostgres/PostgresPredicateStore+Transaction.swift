@@ -113,7 +113,7 @@ extension PostgresPredicateStore {
                     }
                 }
             }
-            return try await client.withConnection { connection in
+            return try await lease.withConnection("starting a transaction") { connection in
                 let pin = PinnedConnection(connection)
                 defer { pin.end() }
                 try await connection.run("BEGIN", logger: self.logger)
@@ -154,7 +154,8 @@ final class PinnedConnection: Sendable {
         var scopes: [UInt64] = []
         /// Calls waiting for the connection, in the order they came, with the nested
         /// transactions each was made in.
-        var waiting: [(scopes: Set<UInt64>, turn: CheckedContinuation<Void, Never>)] = []
+        /// A turn resumes with true; a call cancelled while it waits, with false.
+        var waiting: [(number: Int, scopes: Set<UInt64>, turn: CheckedContinuation<Bool, Never>)] = []
         /// Numbers for savepoint and cursor names.
         var names = 0
 
@@ -177,7 +178,7 @@ final class PinnedConnection: Sendable {
         state.withLock { s in
             s.scopes.removeAll { $0 == scope }
             return Self.next(&s)
-        }?.resume()
+        }?.resume(returning: true)
     }
 
     init(_ connection: PostgresConnection) { raw = connection }
@@ -187,7 +188,7 @@ final class PinnedConnection: Sendable {
         state.withLock { s in
             s.open = false
             return Self.next(&s)
-        }?.resume()
+        }?.resume(returning: true)
     }
 
     /// Runs `body` on the connection, in a savepoint: a failure rolls back to it, so the
@@ -221,13 +222,25 @@ final class PinnedConnection: Sendable {
                                hint: "make the transaction's calls inside its body, and other calls on the store itself")
         guard state.withLock({ $0.open }) else { throw ended }
         let scopes = Self.scopes
-        await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
-            let ready = state.withLock { s in
-                guard s.admits(scopes) else { s.waiting.append((scopes, c)); return false }
-                s.busy = true
-                return true
+        // A call waits for the one holding the connection, which holds it for one statement
+        // (bounded as every statement is); its task's cancellation ends the wait.
+        let number = state.withLock { s in s.names += 1; return s.names }
+        let gotTurn = await withTaskCancellationHandler {
+            await withCheckedContinuation { (c: CheckedContinuation<Bool, Never>) in
+                let ready = state.withLock { s in
+                    guard s.admits(scopes) else { s.waiting.append((number, scopes, c)); return false }
+                    s.busy = true
+                    return true
+                }
+                if ready { c.resume(returning: true) }
             }
-            if ready { c.resume() }
+        } onCancel: {
+            state.withLock { s in
+                s.waiting.firstIndex { $0.number == number }.map { s.waiting.remove(at: $0).turn }
+            }?.resume(returning: false)
+        }
+        guard gotTurn else {
+            throw ServerErrors.cancelled("\(what) was cancelled while it waited for its turn on the transaction's connection")
         }
         if !state.withLock({ $0.open }) {
             relinquish()
@@ -241,12 +254,12 @@ final class PinnedConnection: Sendable {
         state.withLock { s in
             s.busy = false
             return Self.next(&s)
-        }?.resume()
+        }?.resume(returning: true)
     }
 
     /// The waiting call to resume, marked as holding the connection; nil if none may run.
     /// Once the transaction has ended, each waiting call is let go in turn, to throw.
-    private static func next(_ s: inout State) -> CheckedContinuation<Void, Never>? {
+    private static func next(_ s: inout State) -> CheckedContinuation<Bool, Never>? {
         guard !s.busy, let i = s.waiting.firstIndex(where: { !s.open || s.admits($0.scopes) }) else { return nil }
         s.busy = true
         return s.waiting.remove(at: i).turn
@@ -296,15 +309,16 @@ final class PinnedConnection: Sendable {
     /// reached the next transaction the pool gave the connection to, which then failed as
     /// aborted (25P02) or lost what it wrote since a savepoint of the same name.
     func finish<T: Sendable>(_ last: (PostgresConnection) async throws -> T) async throws -> T {
-        await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
+        // Not ended by cancellation: the COMMIT or ROLLBACK must run.
+        _ = await withCheckedContinuation { (c: CheckedContinuation<Bool, Never>) in
             let ready = state.withLock { s in
                 s.open = false
                 guard s.busy else { s.busy = true; return true }
                 // First in line: the calls waiting behind it are refused once it is done.
-                s.waiting.insert(([], c), at: 0)
+                s.waiting.insert((0, [], c), at: 0)
                 return false
             }
-            if ready { c.resume() }
+            if ready { c.resume(returning: true) }
         }
         defer { relinquish() }
         return try await last(raw)

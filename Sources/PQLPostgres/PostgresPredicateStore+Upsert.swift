@@ -67,9 +67,9 @@ extension PostgresPredicateStore {
         return try await transaction("upserting into \(entity)") { connection in
             for (index, r) in links { try await self.checkLinkTarget(r, from: e, value: row[index], model: model, on: connection) }
             var id: Int64?
-            for try await r in try await connection.query(update.query, logger: self.logger) { id = try r.decode(Int64.self) }
+            for try await r in try await connection.statement(update.query, logger: self.logger) { id = try r.decode(Int64.self) }
             if let id { return id }
-            for try await r in try await connection.query(statement.query, logger: self.logger) { id = try r.decode(Int64.self) }
+            for try await r in try await connection.statement(statement.query, logger: self.logger) { id = try r.decode(Int64.self) }
             guard let id else {
                 throw StoreError(.constraint, "another kind of object in \(e.name)'s table already has \(key) \(keyText)",
                                  hint: "upsert into that object's own entity, or choose another \(key)")

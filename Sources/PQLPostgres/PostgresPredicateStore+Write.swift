@@ -52,7 +52,7 @@ extension PostgresPredicateStore {
                     ? "INSERT INTO \(self.qualified(root.table)) DEFAULT VALUES RETURNING \(quote(root.primaryKey))"
                     : "INSERT INTO \(self.qualified(root.table)) (\(sent.map { quote(columns[$0]) }.joined(separator: ", "))) VALUES (\(placeholders.joined(separator: ", "))) RETURNING \(quote(root.primaryKey))"
                 var id: Int64?
-                for try await r in try await connection.query(statement.query, logger: self.logger) { id = try r.decode(Int64.self) }
+                for try await r in try await connection.statement(statement.query, logger: self.logger) { id = try r.decode(Int64.self) }
                 guard let id else { throw StoreError(.server, "inserting into \(entity): the server returned no key") }
                 ids.append(id)
             }

@@ -66,6 +66,13 @@ public final class PostgresPredicateStore: Sendable {
     let pinned: PinnedConnection?
     /// The indexes `BEGINSWITH[c]` compiles by, as last read (shared with transactions' stores).
     let indexCatalog: IndexCatalog
+    /// How long the store waits for a connection, a free connection of the pool, and a
+    /// cancelled statement to stop (see ``PostgresWaitLimits``).
+    ///
+    /// ```swift
+    /// print(store.waitLimits.connectionWait)   // 30.0 seconds
+    /// ```
+    public let waitLimits: PostgresWaitLimits
 
     /// The model the store uses (grown by imports that add entities or attributes).
     ///
@@ -80,44 +87,55 @@ public final class PostgresPredicateStore: Sendable {
     ///
     /// The store creates its own `PostgresClient` and runs it (`client.run()`) in a task of its
     /// own until ``close()``. Connecting fails at once with a `StoreError` of kind
-    /// `StoreError.Kind.server` when the server cannot be reached or refuses the login.
+    /// `StoreError.Kind.server` when the server cannot be reached or refuses the login, and of
+    /// kind `StoreError.Kind.timedOut` when it does not answer within `waitLimits.connecting`
+    /// (or the URL's `connect_timeout`).
     ///
     /// ```swift
     /// let store = try await PostgresPredicateStore(url: "postgres://postgres@%2Ftmp%2Fpg/pql")
     /// ```
     public convenience init(url: String, model: StoreModel? = nil, schema: String = "public",
-                            functionSchema: String = "pql") async throws(StoreError) {
+                            functionSchema: String = "pql", waitLimits: PostgresWaitLimits = PostgresWaitLimits()) async throws(StoreError) {
         try await self.init(connectingTo: try PostgresConnectionURL(url), shown: PostgresConnectionURL.withoutPassword(url),
-                            model: model, schema: schema, functionSchema: functionSchema)
+                            model: model, schema: schema, functionSchema: functionSchema, waitLimits: waitLimits)
     }
 
-    /// Opens `parsed` (``init(url:model:schema:functionSchema:)``), `shown` in messages.
+    /// Opens `parsed` (``init(url:model:schema:functionSchema:waitLimits:)``), `shown` in messages.
     convenience init(connectingTo parsed: PostgresConnectionURL, shown: String, model: StoreModel?, schema: String,
-                     functionSchema: String) async throws(StoreError) {
+                     functionSchema: String, waitLimits: PostgresWaitLimits = PostgresWaitLimits()) async throws(StoreError) {
         var parsed = parsed
-        var logger = Logger(label: "PQLPostgres")
-        logger.logLevel = .critical
+        var limits = waitLimits
+        if let t = parsed.connectTimeout { limits.connecting = t }
+        let logger = { var l = Logger(label: "PQLPostgres"); l.logLevel = .critical; return l }()
         // One connection first: a server that is down or refuses the login is reported now,
-        // where the pool would retry with backoff. A session default the server does not know
-        // (an engine without PostgreSQL's jit) is left out, and the connection tried again.
+        // where the pool would retry with backoff. A session default the server does not take
+        // (an engine without PostgreSQL's jit, a platform without client_connection_check_interval)
+        // is left out, and the connection tried again.
         while true {
             do {
-                let probe = try await PostgresConnection.connect(configuration: try parsed.connectionConfiguration(), id: 0, logger: logger)
-                try await probe.close()
+                // PostgresNIO bounds the whole opening, login included, by connectTimeout.
+                var configuration = try parsed.connectionConfiguration()
+                configuration.options.connectTimeout = .init(limits.connecting)
+                let probe = try await PostgresConnection.connect(configuration: configuration, id: 0, logger: logger)
+                try? await probe.close()
                 break
             } catch {
-                if let e = error as? PSQLError, let info = e.serverInfo, info[.sqlState] == "42704",
-                   let unknown = parsed.sessionDefaults.keys.first(where: { (info[.message] ?? "").contains("\"\($0)\"") }) {
-                    parsed.sessionDefaults[unknown] = nil
+                if let e = error as? PSQLError, let info = e.serverInfo, ["42704", "22023"].contains(info[.sqlState] ?? ""),
+                   let refused = parsed.sessionDefaults.keys.first(where: { (info[.message] ?? "").contains("\"\($0)\"") || (info[.message] ?? "").contains("\($0) ") }) {
+                    parsed.sessionDefaults[refused] = nil
                     continue
                 }
-                throw ServerErrors.storeError(error, doing: "connecting to \(shown)")
+                let e = ServerErrors.storeError(error, doing: "connecting to \(shown)")
+                guard e.kind == .timedOut else { throw e }
+                throw StoreError(.timedOut, "connecting to \(shown): the server did not answer within \(describe(limits.connecting))", hint: e.hint)
             }
         }
-        let client = PostgresClient(configuration: parsed.configuration(), backgroundLogger: logger)
+        var configuration = parsed.configuration()
+        configuration.options.connectTimeout = limits.connecting
+        let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         let runner = Task { await client.run() }
         do throws(StoreError) {
-            try await self.init(client: client, runner: runner, model: model, schema: schema, functionSchema: functionSchema)
+            try await self.init(client: client, runner: runner, model: model, schema: schema, functionSchema: functionSchema, waitLimits: limits)
         } catch {
             runner.cancel()
             throw error
@@ -136,26 +154,28 @@ public final class PostgresPredicateStore: Sendable {
     /// let store = try await PostgresPredicateStore(client: client)
     /// ```
     public convenience init(client: PostgresClient, model: StoreModel? = nil, schema: String = "public",
-                            functionSchema: String = "pql") async throws(StoreError) {
-        try await self.init(client: client, runner: nil, model: model, schema: schema, functionSchema: functionSchema)
+                            functionSchema: String = "pql", waitLimits: PostgresWaitLimits = PostgresWaitLimits()) async throws(StoreError) {
+        try await self.init(client: client, runner: nil, model: model, schema: schema, functionSchema: functionSchema, waitLimits: waitLimits)
     }
 
     private init(client: PostgresClient, runner: Task<Void, Never>?, model: StoreModel?, schema: String,
-                 functionSchema: String) async throws(StoreError) {
+                 functionSchema: String, waitLimits: PostgresWaitLimits) async throws(StoreError) {
         self.client = client
         self.runner = runner
         self.schema = schema
         self.functionSchema = functionSchema
+        self.waitLimits = waitLimits
         var logger = Logger(label: "PQLPostgres")
         logger.logLevel = .critical
         self.logger = logger
         let opened: (StoreModel, [String: String], [String: String])
+        let lease = Lease(client: client, limits: waitLimits)
         if let model {
             opened = (model, [:], [:])
-        } else if let saved = try await Self.savedModel(client: client, schema: schema, logger: logger) {
+        } else if let saved = try await Self.savedModel(lease, schema: schema, logger: logger) {
             opened = (saved, [:], [:])
         } else {
-            let inferred = try await PostgresSchemaInference.model(client: client, schema: schema, logger: logger)
+            let inferred = try await PostgresSchemaInference.model(lease, schema: schema, logger: logger)
             opened = (inferred.model, inferred.skipped, inferred.skippedColumns)
         }
         self.state = SharedModel(opened.0)
@@ -178,6 +198,7 @@ public final class PostgresPredicateStore: Sendable {
         logger = store.logger
         pinned = connection
         indexCatalog = store.indexCatalog
+        waitLimits = store.waitLimits
     }
 
     deinit { runner?.cancel() }
@@ -200,48 +221,42 @@ public final class PostgresPredicateStore: Sendable {
 
     /// Runs `body` on a pooled connection (in a transaction's store, on the transaction's, in a
     /// savepoint); cancelling the task cancels the statement running on the server. Errors
-    /// become `StoreError`s saying `what` failed.
+    /// become `StoreError`s saying `what` failed; the wait for a connection is bounded by
+    /// `waitLimits.connectionWait`.
     func withConnection<T: Sendable>(_ what: String, _ body: (PostgresConnection) async throws -> T) async throws(StoreError) -> T {
         do {
             if let pinned {
                 return try await pinned.call(what, logger: logger) { connection in try await self.cancellable(on: connection, body) }
             }
-            return try await client.withConnection { connection in try await self.cancellable(on: connection, body) }
+            return try await lease.withConnection(what) { connection in try await self.cancellable(on: connection, body) }
         } catch {
-            throw ServerErrors.storeError(error, doing: what)
+            throw ServerErrors.cancellation(of: ServerErrors.storeError(error, doing: what), "\(what) was cancelled")
         }
     }
+
+    /// The store's client, its waits bounded by `waitLimits`.
+    var lease: Lease { Lease(client: client, limits: waitLimits) }
 
     /// Runs `body` on `connection`, cancelling its statement on the server when the task is cancelled.
     private nonisolated(nonsending) func cancellable<T: Sendable>(on connection: PostgresConnection, _ body: (PostgresConnection) async throws -> T) async throws -> T {
         let pid = try await backendID(connection)
-        let canceller = Mutex<Task<Void, Never>?>(nil)
-        let ended = StatementEnd()
-        let client = self.client
+        let canceller = StatementCanceller(connection: connection, backend: pid, lease: lease)
         // A cancel request reaching an idle backend does nothing; the connection goes back to
         // the pool only once the requests are answered, so they cannot stop another task's
-        // statement. PostgreSQL also drops a cancel that arrives while the backend reads the
-        // next message of the statement (between Parse and Execute, when it already shows
-        // as active): the request is repeated until the statement has ended.
+        // statement (see StatementCanceller).
         do {
             let result = try await withTaskCancellationHandler {
                 try await body(connection)
             } onCancel: {
-                canceller.withLock {
-                    $0 = Task {
-                        while !ended.flag.withLock({ $0 }) {
-                            _ = try? await client.query("SELECT pg_cancel_backend(\(pid))")
-                            try? await Task.sleep(for: .milliseconds(250))
-                        }
-                    }
-                }
+                canceller.start()
             }
-            ended.flag.withLock { $0 = true }
-            await canceller.withLock { $0 }?.value
+            await canceller.statementEnded()
             return result
         } catch {
-            ended.flag.withLock { $0 = true }
-            await canceller.withLock { $0 }?.value
+            await canceller.statementEnded()
+            if canceller.closedConnection {
+                throw ServerErrors.cancelled("the call was cancelled, and the server did not stop its statement within \(describe(waitLimits.cancelling)): PQL closed the statement's connection (the server ends the statement when it next checks the connection)")
+            }
             throw error
         }
     }
@@ -253,27 +268,22 @@ public final class PostgresPredicateStore: Sendable {
     /// statement is over; PostgresNIO's own cancel (`.queryCancelled`) only stopped the reading.
     func stop(statementOn connection: PostgresConnection, cancelling error: any Error) async throws {
         if let e = error as? PSQLError, e.code != .queryCancelled { return }
+        if error is ConnectionClosedError { return }
         let pid = try await backendID(connection)
-        let ended = StatementEnd()
-        let client = self.client, logger = self.logger
-        // Repeated until the statement has ended, for the reason withConnection gives.
-        let canceller = Task {
-            while !ended.flag.withLock({ $0 }) {
-                _ = try? await client.query("SELECT pg_cancel_backend(\(pid))")
-                try? await Task.sleep(for: .milliseconds(250))
-            }
-        }
-        // A statement queued on the connection runs once the server has ended the first one.
+        let canceller = StatementCanceller(connection: connection, backend: pid, lease: lease)
+        canceller.start()
+        // A statement queued on the connection runs once the server has ended the first one
+        // (it throws at once when the connection closes, as the canceller's last resort does).
         // In a task of its own: the caller's may be cancelled, and this wait must not be.
+        let logger = self.logger
         await Task { _ = try? await connection.run("SELECT 1", logger: logger) }.value
-        ended.flag.withLock { $0 = true }
-        await canceller.value
+        await canceller.statementEnded()
     }
 
     func backendID(_ connection: PostgresConnection) async throws -> Int32 {
         if let pid = backends.withLock({ $0[connection.id] }) { return pid }
         var pid: Int32 = 0
-        for try await row in try await connection.query("SELECT pg_backend_pid()", logger: logger) {
+        for try await row in try await connection.statement("SELECT pg_backend_pid()", logger: logger) {
             pid = try row.decode(Int32.self)
         }
         backends.withLock { $0[connection.id] = pid }
@@ -325,25 +335,11 @@ public final class PostgresPredicateStore: Sendable {
         let query = PostgresQuery(unsafeSQL: sql)
         return try await withConnection("counting \(entity)") { connection in
             var n = 0
-            for try await row in try await connection.query(query, logger: self.logger) { n = try row.decode(Int.self) }
+            for try await row in try await connection.statement(query, logger: self.logger) { n = try row.decode(Int.self) }
             return n
         }
     }
 }
 
-/// Whether a statement's `withConnection` body has ended, for the task repeating its cancel.
-private final class StatementEnd: Sendable {
-    let flag = Mutex(false)
-}
-
 /// A PostgreSQL identifier in double quotes, any `"` doubled.
 func quote(_ identifier: String) -> String { FoldFunctionSQL.quoteIdentifier(identifier) }
-
-extension PostgresConnection {
-    /// Runs a statement to its end: an error the server sends after the first rows (a
-    /// cancelled `pg_sleep`, a failed cast in row 1000) is thrown here, not lost with an
-    /// unread row sequence.
-    func run(_ query: PostgresQuery, logger: Logger) async throws {
-        for try await _ in try await self.query(query, logger: logger) {}
-    }
-}

@@ -47,13 +47,13 @@ enum PostgresSchemaInference {
     }
     struct Constraint { var table: String; var kind: String; var columns: [String]; var target: String?; var targetColumns: [String]; var onDelete: String }
 
-    static func model(client: PostgresClient, schema: String, logger: Logger) async throws(StoreError)
+    static func model(_ lease: Lease, schema: String, logger: Logger) async throws(StoreError)
         -> (model: StoreModel, skipped: [String: String], skippedColumns: [String: String]) {
         let columns: [Column], constraints: [Constraint], indexed: [(table: String, column: String, unique: Bool)]
         do {
-            (columns, constraints, indexed) = try await client.withConnection { connection in
+            (columns, constraints, indexed) = try await lease.withConnection("reading the tables of the schema '\(schema)'") { connection in
                 var columns: [Column] = []
-                for try await (table, name, type, notNull, deterministic) in try await connection.query("""
+                for try await (table, name, type, notNull, deterministic) in try await connection.statement("""
                     SELECT c.relname, a.attname,
                            CASE WHEN t.typtype = 'd' THEN bt.typname ELSE t.typname END, a.attnotnull,
                            coalesce((SELECT co.collisdeterministic FROM pg_collation co WHERE co.oid = a.attcollation), true)
@@ -69,7 +69,7 @@ enum PostgresSchemaInference {
                     columns.append(Column(table: table, name: name, type: type, notNull: notNull, deterministic: deterministic))
                 }
                 var constraints: [Constraint] = []
-                for try await (table, kind, cols, target, targetCols, onDelete) in try await connection.query("""
+                for try await (table, kind, cols, target, targetCols, onDelete) in try await connection.statement("""
                     SELECT c.relname, con.contype::text,
                            ARRAY(SELECT a.attname::text FROM unnest(con.conkey) WITH ORDINALITY k(num, ord)
                                  JOIN pg_attribute a ON a.attrelid = con.conrelid AND a.attnum = k.num ORDER BY k.ord),
@@ -88,7 +88,7 @@ enum PostgresSchemaInference {
                     constraints.append(Constraint(table: table, kind: kind, columns: cols, target: target, targetColumns: targetCols, onDelete: onDelete))
                 }
                 var indexed: [(String, String, Bool)] = []
-                for try await (table, column, unique) in try await connection.query("""
+                for try await (table, column, unique) in try await connection.statement("""
                     SELECT c.relname, a.attname, i.indisunique
                     FROM pg_index i
                     JOIN pg_class c ON c.oid = i.indrelid

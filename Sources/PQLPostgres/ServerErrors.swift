@@ -10,6 +10,10 @@ enum ServerErrors {
     static func storeError(_ error: any Error, doing what: String) -> StoreError {
         if let e = error as? StoreError { return e }
         if error is CancellationError { return cancelled("\(what) was cancelled") }
+        if error is ConnectionClosedError {
+            return StoreError(.server, "\(what): the PostgreSQL server closed the connection",
+                              hint: "the server restarted or ended the session (pg_terminate_backend, idle_session_timeout); what an unfinished transaction wrote is rolled back; run the call again")
+        }
         if let e = error as? PSQLError {
             if let info = e.serverInfo {
                 let state = info[.sqlState] ?? ""
@@ -40,6 +44,11 @@ enum ServerErrors {
                 return cancellation(of: StoreError(kind, message, hint: info[.hint] ?? hint(for: state)), "\(what) was cancelled")
             }
             switch e.code {
+            case .connectionError where e.underlying.map(Self.isConnectTimeout) == true:
+                return StoreError(.timedOut, "\(what): the server did not answer within the time allowed to connect",
+                                  hint: "check the host and port, and that the server is not overloaded; connect_timeout=SECONDS in the URL (or PostgresWaitLimits.connecting) waits longer")
+            case .clientClosedConnection:
+                return StoreError(.server, "\(what): the connection to the PostgreSQL server was closed", hint: "run the call again")
             case .connectionError, .serverClosedConnection, .poolClosed:
                 let underlying = e.underlying.map { ": \($0)" } ?? ""
                 return StoreError(.server, "\(what): cannot reach the PostgreSQL server\(underlying)",
@@ -94,6 +103,13 @@ enum ServerErrors {
         default:
             return nil
         }
+    }
+
+    /// NIO's connect timeout, which PostgresNIO raises when opening a connection (login
+    /// included) takes longer than `connectTimeout`.
+    static func isConnectTimeout(_ error: any Error) -> Bool {
+        if case .connectTimeout? = error as? ChannelError { return true }
+        return false
     }
 
     /// The error of a call whose task was cancelled.

@@ -52,6 +52,10 @@ public struct StoreError: Error, Hashable, Sendable, CustomStringConvertible, Lo
         case diskFull
         /// The operation was cancelled (task cancellation or an interrupt).
         case cancelled
+        /// A wait the store bounds ran out: a connection to the server, a free connection of
+        /// its pool, a cancelled statement to stop (PQLPostgres's `PostgresWaitLimits`). The
+        /// message names what was waited for, and for how long.
+        case timedOut
         /// A data file (JSON, CSV) could not be imported.
         case importFailed
         /// The predicate text did not parse.

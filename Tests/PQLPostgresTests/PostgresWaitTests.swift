@@ -1,0 +1,270 @@
+import Foundation
+import PostgresNIO
+import PQL
+@testable import PQLPostgres
+import PQLStore
+import PQLTestSupport
+import Synchronization
+import Testing
+
+/// Every wait of the PostgreSQL store ends: a statement on a connection the server closed
+/// throws at once, the waits for a connection and for a free connection of the pool are
+/// bounded (`PostgresWaitLimits`), a call waiting for its turn in a transaction ends with its
+/// task's cancellation, and a statement that ignores cancel requests loses its connection.
+/// Each test waits for the store with a deadline of its own, so that a regression fails it
+/// instead of hanging the suite.
+@Suite struct PostgresWaitTests {
+    /// `body`'s outcome, or nil when it has not ended after `seconds` (the task is left behind).
+    static func ended<T: Sendable>(within seconds: Double, _ body: @escaping @Sendable () async throws -> T) async -> Result<T, any Error>? {
+        let box = Mutex<Result<T, any Error>?>(nil)
+        let task = Task {
+            do { let v = try await body(); box.withLock { $0 = .success(v) } } catch { box.withLock { $0 = .failure(error) } }
+        }
+        let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
+        while ContinuousClock.now < deadline {
+            if let r = box.withLock({ $0 }) { return r }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        _ = task
+        return nil
+    }
+
+    static let quiet: Logger = { var l = Logger(label: "test"); l.logLevel = .critical; return l }()
+
+    /// A role of its own with a connection limit, and its URL: the limit stands for a small
+    /// `max_connections`; dropped afterwards with everything it owns.
+    static func withRole<T>(connectionLimit: Int, _ body: (_ url: String, _ role: String, _ admin: PostgresPredicateStore) async throws -> T) async throws -> T {
+        let base = try TestServer.url()
+        let admin = try await PostgresPredicateStore(url: base, model: try StoreModel([]))
+        let role = "pql_wait_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(12)
+        try await admin.execute("CREATE ROLE \(role) LOGIN PASSWORD 'wait' CONNECTION LIMIT \(connectionLimit)")
+        try await admin.execute("CREATE SCHEMA \(role) AUTHORIZATION \(role)")
+        try await admin.execute("DO $$ BEGIN EXECUTE format('GRANT CREATE ON DATABASE %I TO \(role)', current_database()); END $$")
+        var c = URLComponents(string: base)!
+        c.user = role
+        c.password = "wait"
+        do {
+            let result = try await body(c.string!, role, admin)
+            await Self.dropRole(role, admin)
+            return result
+        } catch {
+            await Self.dropRole(role, admin)
+            throw error
+        }
+    }
+
+    static func dropRole(_ role: String, _ admin: PostgresPredicateStore) async {
+        try? await admin.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = '\(role)'")
+        try? await admin.execute("DROP SCHEMA \(role) CASCADE")
+        try? await admin.execute("DROP OWNED BY \(role)")
+        try? await admin.execute("DROP ROLE \(role)")
+        await admin.close()
+    }
+
+    /// The cause of the hang: PostgresNIO writes a statement to a closed connection without
+    /// noticing, and waits for its answer for ever. PQL's statements throw instead.
+    @Test func aStatementOnAConnectionTheServerClosedThrows() async throws {
+        let parsed = try PostgresConnectionURL(try TestServer.url())
+        for delay in [0, 5, 100] {
+            let victim = try await PostgresConnection.connect(configuration: try parsed.connectionConfiguration(), id: 1, logger: Self.quiet)
+            let killer = try await PostgresConnection.connect(configuration: try parsed.connectionConfiguration(), id: 2, logger: Self.quiet)
+            var pid: Int32 = 0
+            for try await row in try await victim.statement("SELECT pg_backend_pid()", logger: Self.quiet) { pid = try row.decode(Int32.self) }
+            try await killer.run("SELECT pg_terminate_backend(\(pid))", logger: Self.quiet)
+            if delay > 0 { try await Task.sleep(for: .milliseconds(delay)) }
+            let outcome = await Self.ended(within: 10) { try await victim.run("SELECT 1", logger: Self.quiet) }
+            switch outcome {
+            case nil: Issue.record("a statement on a closed connection waited for ever (delay \(delay) ms)")
+            case .success?: Issue.record("a statement on a closed connection succeeded")
+            case .failure(let e)?:
+                #expect(e is ConnectionClosedError || (e as? PSQLError) != nil, "\(e)")
+                #expect(ServerErrors.storeError(e, doing: "x").kind == .server)
+            }
+            try? await killer.close()
+        }
+    }
+
+    /// The same through the store, in a transaction whose connection the server ends (as a
+    /// restart does): the next call and the transaction throw, and nothing is written.
+    @Test func aTransactionWhoseConnectionTheServerEndsThrowsAndWritesNothing() async throws {
+        try await TestServer.withStore(model: PeopleSchema.model) { store, schema in
+            _ = try await store.createTables()
+            try await store.installFunctions()
+            let outcome = await Self.ended(within: 60) { () async throws -> Int in
+                try await store.transaction { (tx) throws(StoreError) in
+                    _ = try await tx.insert("Person", ["name": "Ann"])
+                    let pid = try await tx.rows("SELECT pg_backend_pid()::text")[0][0]!
+                    try await store.execute("SELECT pg_terminate_backend(\(pid))")
+                    return try await tx.count(EntityQuery("Person"))
+                }
+            }
+            switch outcome {
+            case nil: Issue.record("the transaction waited for ever on its closed connection")
+            case .success?: Issue.record("a transaction on a closed connection succeeded")
+            case .failure(let e)?:
+                let error = try #require(e as? StoreError, "\(e)")
+                #expect(error.kind == .server, "\(error)")
+                #expect(error.message.contains("closed the connection") || error.message.contains("terminat"), "\(error)")
+            }
+            #expect(try await store.count("Person") == 0)
+            // The store goes on: the pool opens new connections.
+            _ = try await store.insert("Person", ["name": "Bob"])
+            #expect(try await store.count("Person") == 1)
+            _ = schema
+        }
+    }
+
+    /// A call that finds no free connection (the role's limit reached by a transaction of
+    /// the same store) gives up after `connectionWait`, with an error naming what it waited for.
+    @Test func aCallThatFindsNoFreeConnectionTimesOut() async throws {
+        try await Self.withRole(connectionLimit: 1) { url, role, admin in
+            var limits = PostgresWaitLimits()
+            limits.connectionWait = .seconds(1)
+            let store = try await PostgresPredicateStore(url: url, model: PeopleSchema.model, schema: role, functionSchema: role, waitLimits: limits)
+            #expect(store.waitLimits.connectionWait == .seconds(1))
+            _ = try await store.createTables()
+            let outcome = await Self.ended(within: 30) { () async throws -> Int in
+                try await store.transaction { (tx) throws(StoreError) in
+                    _ = try await tx.insert("Person", ["name": "Ann"])
+                    // The outer store needs a second connection, which the server refuses.
+                    return try await store.count("Person")
+                }
+            }
+            switch outcome {
+            case nil: Issue.record("a call waited for ever for a connection")
+            case .success?: Issue.record("a second connection was had past the role's limit")
+            case .failure(let e)?:
+                let error = try #require(e as? StoreError, "\(e)")
+                #expect(error.kind == .timedOut, "\(error)")
+                #expect(error.message.contains("counting Person") && error.message.contains("within 1 s"), "\(error)")
+            }
+            // Once the server takes connections again, the store answers (PostgresNIO's pool,
+            // while the server refuses it a connection, keeps new calls waiting even with a
+            // connection idle: they time out until then).
+            try await admin.execute("ALTER ROLE \(role) CONNECTION LIMIT 5")
+            var counted: Int?
+            for _ in 0..<30 where counted == nil {
+                counted = try? await store.count("Person")
+            }
+            #expect(counted == 0)
+            await store.close()
+        }
+    }
+
+    /// A server that accepts the connection and never answers: opening a store gives up after
+    /// the URL's `connect_timeout`.
+    @Test func connectingToAServerThatNeverAnswersTimesOut() async throws {
+        let listener = try SilentListener()
+        defer { listener.close() }
+        let url = "postgres://nobody:x@127.0.0.1:\(listener.port)/db?sslmode=disable&connect_timeout=2"
+        let started = ContinuousClock.now
+        let outcome = await Self.ended(within: 30) { try await PostgresPredicateStore(url: url, model: try StoreModel([])) }
+        switch outcome {
+        case nil: Issue.record("connecting to a silent server waited for ever")
+        case .success?: Issue.record("a silent server was taken for PostgreSQL")
+        case .failure(let e)?:
+            let error = try #require(e as? StoreError, "\(e)")
+            #expect(error.kind == .timedOut, "\(error)")
+            #expect(error.message.contains("did not answer within 2 s"), "\(error)")
+            #expect(!error.message.contains(":x@"), "the password shows: \(error)")
+            #expect(ContinuousClock.now - started < .seconds(15))
+        }
+        // libpq's reading of the parameter.
+        #expect(try PostgresConnectionURL("postgres://h/db?connect_timeout=1").connectTimeout == .seconds(2))
+        #expect(try PostgresConnectionURL("postgres://h/db").connectTimeout == nil)
+        for bad in ["0", "-3", "x", "100000"] {
+            #expect(throws: StoreError.self) { try PostgresConnectionURL("postgres://h/db?connect_timeout=\(bad)") }
+        }
+    }
+
+    /// A call waiting for its turn on a transaction's connection, behind a slow statement,
+    /// ends when its task is cancelled, not when the slow statement does.
+    @Test func aCallWaitingForItsTurnInATransactionEndsWithItsCancellation() async throws {
+        try await PostgresStreamingTests.withSlowStatement { (pg, _, slow) async throws in
+            try await pg.transaction { (tx) async throws in
+                let slowCount = Task { try await tx.count(slow) }
+                try await Task.sleep(for: .milliseconds(300))
+                let waiting = Task { try await tx.count(EntityQuery("Person")) }
+                try await Task.sleep(for: .milliseconds(200))
+                let cancelledAt = ContinuousClock.now
+                waiting.cancel()
+                let outcome = await Self.ended(within: 60) { try await waiting.value }
+                let waited = ContinuousClock.now - cancelledAt
+                switch outcome {
+                case nil: Issue.record("a cancelled call waited for ever for its turn")
+                case .success?: break   // it may have had its turn already on a fast machine
+                case .failure(let e)?:
+                    #expect((e as? StoreError)?.kind == .cancelled, "\(e)")
+                    #expect(waited < .seconds(5), "ended \(waited) after its cancellation")
+                }
+                slowCount.cancel()
+                _ = await slowCount.result
+            }
+        }
+    }
+
+    /// A statement that swallows cancel requests: once `cancelling` has passed, its
+    /// connection is closed and the cancelled call ends.
+    @Test func aStatementThatIgnoresCancelRequestsLosesItsConnection() async throws {
+        try await TestServer.withStore(setup: ["""
+            CREATE FUNCTION $SCHEMA.stubborn() RETURNS int LANGUAGE plpgsql AS $$
+            BEGIN
+                FOR i IN 1..600 LOOP
+                    BEGIN PERFORM pg_sleep(0.1); EXCEPTION WHEN query_canceled THEN NULL; END;
+                END LOOP;
+                RETURN 1;
+            END $$
+            """]) { store, schema in
+            var limits = PostgresWaitLimits()
+            limits.cancelling = .seconds(1)
+            let limited = try await PostgresPredicateStore(url: try TestServer.url(), model: try StoreModel([]), schema: schema,
+                                                           functionSchema: schema, waitLimits: limits)
+            let call = Task { try await limited.rows("SELECT \(quote(schema)).stubborn()::text") }
+            #expect(try await PostgresCommandLine.waitForStatement(containing: "stubborn", running: true))
+            let cancelledAt = ContinuousClock.now
+            call.cancel()
+            let outcome = await Self.ended(within: 30) { try await call.value }
+            switch outcome {
+            case nil: Issue.record("a call whose statement ignores cancel requests waited for ever")
+            case .success?: Issue.record("the stubborn statement finished")
+            case .failure(let e)?:
+                #expect((e as? StoreError)?.kind == .cancelled, "\(e)")
+                #expect(ContinuousClock.now - cancelledAt < .seconds(10))
+            }
+            // The server ends the orphaned statement when it next checks the client.
+            #expect(try await PostgresCommandLine.waitForStatement(containing: "stubborn", running: false))
+            // The pool goes on.
+            #expect(try await limited.rows("SELECT 1::text") == [["1"]])
+            await limited.close()
+        }
+    }
+}
+
+/// A TCP port that accepts connections (the kernel completes them) and never says a word.
+final class SilentListener: Sendable {
+    let port: Int
+    private let fd: Int32
+
+    init() throws {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        self.fd = fd
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        let bound = withUnsafePointer(to: &address) { p in
+            p.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0, listen(fd, 16) == 0 else {
+            port = 0
+            throw POSIXError(.EADDRINUSE)
+        }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) { p in
+            p.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        port = Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    func close() { _ = Glibc.close(fd) }
+}
