@@ -107,6 +107,21 @@ import Testing
         ("n + 1 == nil", []), ("n * 0 != nil", []), ("n - 0 == nil OR n > 40", []),
     ] }
 
+    /// IN compares an integer with a double beyond 2^53 exactly, as `==` does: PostgreSQL's
+    /// own IN made the integer a double, and 2^53 + 1 matched 2^53 (adversarial run, F4).
+    @Test func membershipComparesIntegersAndDoublesExactly() async throws {
+        let cases: [(String, [Any?])] = [
+            ("n IN {9007199254740992.0}", []), ("n IN {9007199254740993, 9007199254740992.0}", []),
+            ("n IN %@", [[9_007_199_254_740_992.0, 1.0, 42]]), ("n IN {9223372036854775807.0, 42}", []),
+            ("NOT (n IN {9007199254740992.0})", []), ("NOT (n IN {9007199254740992.0, 5})", []),
+            ("{9007199254740992.0, -7} CONTAINS n", []), ("x IN {9007199254740992}", []), ("x IN %@", [[Int64(1 << 53) + 1, 0]]),
+            ("n IN {-9223372036854775808.0}", []), ("ANY {n} IN {9007199254740992.0}", []),
+        ]
+        try await Self.withRows(Self.complete + Self.withNil) { store, ids, objects in
+            try await Self.expectSameOutcomes(cases, store: store, ids: ids, objects: objects)
+        }
+    }
+
     @Test func arithmeticGivesMemorysRowsAndErrors() async throws {
         try await Self.withRows(Self.complete) { store, ids, objects in
             try await Self.expectSameOutcomes(Self.arithmetic, store: store, ids: ids, objects: objects)

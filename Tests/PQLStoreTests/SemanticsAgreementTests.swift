@@ -129,6 +129,46 @@ import Testing
         #expect(try f.store.fetch(EntityQuery("Person", where: "name IN[c] %@", [many])).map(\.id) == [f.ids[0]])
     }
 
+    // MARK: NaN as a constant (SQLite binds it as NULL), and IN beyond 2^53
+
+    /// NaN equals nothing but NaN, is ordered against nothing, and is not nil: `score != NaN`
+    /// holds for every row, nil scores included (adversarial run, F8: the nil rows were lost).
+    static var nanConstants: [(String, [Any?], [Int])] { [
+        ("score != CAST('nan', 'NSNumber')", [], [0, 1, 2, 3, 4, 5]),
+        ("CAST('nan', 'NSNumber') != score", [], [0, 1, 2, 3, 4, 5]),
+        ("score != %@", [Double.nan], [0, 1, 2, 3, 4, 5]),
+        ("score == CAST('nan', 'NSNumber')", [], []),
+        ("NOT (score == CAST('nan', 'NSNumber'))", [], [0, 1, 2, 3, 4, 5]),
+        ("NOT (score != CAST('nan', 'NSNumber'))", [], []),
+        ("score < CAST('nan', 'NSNumber') OR score > CAST('nan', 'NSNumber')", [], []),
+        ("score <= CAST('nan', 'NSNumber') OR score >= CAST('nan', 'NSNumber')", [], []),
+        ("NOT (score <= CAST('nan', 'NSNumber'))", [], [0, 1, 2, 3, 4, 5]),
+        ("score IN {CAST('nan', 'NSNumber'), 1.5}", [], [0]),
+        ("NOT (score IN {CAST('nan', 'NSNumber')})", [], [0, 1, 2, 3, 4, 5]),
+        ("age != %@ AND score != %@", [Double.nan, Double.nan], [0, 1, 2, 3, 4, 5]),
+        ("score BETWEEN {0, CAST('nan', 'NSNumber')}", [], []),
+    ] }
+
+    @Test(arguments: nanConstants.indices)
+    func nanConstantsAreNotNil(_ i: Int) throws {
+        let (format, args, rows) = Self.nanConstants[i]
+        let f = try Self.people()
+        let answer = try Self.expectAgreement(format, args, in: f)
+        #expect(answer == .rows(rows.map { f.ids[$0] }), "\(format)")
+    }
+
+    /// IN compares integers with doubles beyond 2^53 exactly, as `==` does (F4).
+    @Test func membershipBeyondTwoToThe53IsExact() throws {
+        let f = try PeopleModel.make(people: [["age": .int(1 << 53)], ["age": .int(1 << 53 + 1)], ["age": .int(.max)], ["name": "none"]],
+                                     companies: [], employer: [nil, nil, nil, nil], tags: [[], [], [], []])
+        for (format, rows) in [("age IN {9007199254740992.0}", [0]), ("age IN {9007199254740993.0, 1.5}", [0]),
+                               ("age IN {9223372036854775807.0}", []), ("NOT (age IN {9007199254740992.0})", [1, 2, 3]),
+                               ("age IN {9007199254740993, 9007199254740992.0}", [0, 1])] {
+            let answer = try Self.expectAgreement(format, in: f)
+            #expect(answer == .rows(rows.map { f.ids[$0] }), "\(format)")
+        }
+    }
+
     // MARK: item 15: @avg and @sum count nil as 0, @min and @max skip it; the function forms
 
     static let aggregates: [(String, [Int])] = [

@@ -26,7 +26,15 @@ extension PredicateSQLCompiler {
                 return foldedMembership(x, members, options)
             }
             if options.isLiteral || x.kind.domain != .string {
-                return SQLCondition(node: .inList(x.node, members.map(\.node)), nullable: true)
+                // An integer against a double beyond 2^53 (or the reverse) compares exactly, as
+                // `==` does: PostgreSQL's IN would make the integer a double first.
+                let exactly = members.filter { needsExactMixedComparison(x, $0) }
+                let natively = members.filter { !needsExactMixedComparison(x, $0) }
+                let list = natively.isEmpty ? [] : [SQLNode.inList(x.node, natively.map(\.node))]
+                if exactly.isEmpty { return SQLCondition(node: list[0], nullable: true) }
+                var parts = list
+                for m in exactly { parts.append(try compare(.equal, options: options, x, m).node) }
+                return SQLCondition(node: parts.count == 1 ? parts[0] : .parenthesized(Self.chain(parts, .or)), nullable: true)
             }
         }
         if items.isEmpty { return decided(false, evaluating: [x]) }

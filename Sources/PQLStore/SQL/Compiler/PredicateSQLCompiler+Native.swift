@@ -156,12 +156,9 @@ extension PredicateSQLCompiler {
     /// database's own comparison (the integer made a double) could differ: an integer that may
     /// lie beyond 2^53 against a double that may too. nil where the native comparison is exact.
     mutating func exactMixedComparison(_ op: ComparisonOperator, _ l: SQLExpression, _ r: SQLExpression) -> SQLCondition? {
-        guard op.isEqualityOrOrder, !l.isNullConstant, !r.isNullConstant,
-              (l.kind == .integer && r.kind == .real) || (l.kind == .real && r.kind == .integer) else { return nil }
+        guard op.isEqualityOrOrder, needsExactMixedComparison(l, r) else { return nil }
         let integerFirst = l.kind == .integer
         let (i, d) = integerFirst ? (l, r) : (r, l)
-        if case .int(let n)? = i.constant, n.magnitude <= 1 << 53 { return nil }
-        if case .double(let x)? = d.constant, x.magnitude < 9_007_199_254_740_992 || x.isNaN { return nil }
         func exact(_ o: SQLBinaryOperator) -> SQLNode { .call(.exactNumberComparison(o), [i.node, d.node]) }
         let bothNil = SQLNode.parenthesized(.chain([.isNull(i.node, negated: false), .isNull(d.node, negated: false)], .and))
         // NaN equals no integer and is ordered against none.
@@ -183,6 +180,19 @@ extension PredicateSQLCompiler {
             }
             return SQLCondition(node: base, nullable: i.nullable || d.nullable)
         }
+    }
+}
+
+extension PredicateSQLCompiler {
+    /// Whether an integer and a double compare differently natively than in the evaluator:
+    /// the integer may lie beyond 2^53 and the double may too (see `exactMixedComparison`).
+    func needsExactMixedComparison(_ l: SQLExpression, _ r: SQLExpression) -> Bool {
+        guard !l.isNullConstant, !r.isNullConstant,
+              (l.kind == .integer && r.kind == .real) || (l.kind == .real && r.kind == .integer) else { return false }
+        let (i, d) = l.kind == .integer ? (l, r) : (r, l)
+        if case .int(let n)? = i.constant, n.magnitude <= 1 << 53 { return false }
+        if case .double(let x)? = d.constant, x.magnitude < 9_007_199_254_740_992 || x.isNaN { return false }
+        return true
     }
 }
 

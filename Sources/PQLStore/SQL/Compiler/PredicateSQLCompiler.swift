@@ -65,6 +65,11 @@ struct PredicateSQLCompiler {
     mutating func bind(_ v: PredicateValue) -> SQLExpression {
         // Collections never reach a parameter: IN and BETWEEN take their elements apart first.
         let node = bindings.add(SQLValue(v) ?? .null, typed: v)
+        if case .double(let d) = v, d.isNaN, !nativeOnly {
+            // SQLite binds NaN as NULL: the constant is a NULL that means NaN, which the
+            // comparisons tell from nil (`x != NaN` holds where x is nil, `x == NaN` nowhere).
+            return SQLExpression(node: node, kind: .real, nullable: true, constant: v, nullIsNaN: true)
+        }
         return SQLExpression(node: node, kind: SQLKind(v), nullable: v.isNull, constant: v)
     }
 
