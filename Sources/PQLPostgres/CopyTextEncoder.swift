@@ -84,11 +84,8 @@ struct CopyTextEncoder {
 
     /// A timestamp PostgreSQL reads whatever its DateStyle: `2013-01-01 05:15:00.5+00`.
     private mutating func date(_ d: Date) throws(StoreError) {
-        let t = try TimestampRange.checked(d).timeIntervalSince1970
-        let seconds = t.rounded(.down)
-        var micros = Int64(((t - seconds) * 1_000_000).rounded())
-        var s = Int64(seconds)
-        if micros == 1_000_000 { s += 1; micros = 0 }
+        // Rounded as every date PQL sends is (PostgresTimestamp).
+        let (s, micros) = try PostgresTimestamp(d).since1970
         let days = s >= 0 ? s / 86_400 : (s - 86_399) / 86_400
         let secondOfDay = s - days * 86_400
         let (y, m, d) = ISO8601.civilFromDays(Int(days))

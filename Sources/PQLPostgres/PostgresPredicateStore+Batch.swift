@@ -332,8 +332,8 @@ struct BoundSQL: Sendable {
         }
         switch (value, type) {
         case (.null, _): binds.appendNull()
-        case (.real(let d), .date): binds.append(try TimestampRange.checked(Date(timeIntervalSinceReferenceDate: d)))
-        case (.integer(let i), .date): binds.append(try TimestampRange.checked(Date(timeIntervalSinceReferenceDate: Double(i))))
+        case (.real(let d), .date): binds.append(try PostgresTimestamp(Date(timeIntervalSinceReferenceDate: d)))
+        case (.integer(let i), .date): binds.append(try PostgresTimestamp(Date(timeIntervalSinceReferenceDate: Double(i))))
         case (.integer(let i), .boolean): binds.append(i != 0)
         case (_, .decimal) where original?.decimalValue != nil:
             do { try binds.append(original!.decimalValue!) } catch {

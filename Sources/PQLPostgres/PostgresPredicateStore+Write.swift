@@ -88,7 +88,7 @@ extension PostgresPredicateStore {
                 throw StoreError(.invalidValue, "the decimal \(d) cannot be sent to PostgreSQL", hint: "give a finite decimal")
             }
         case .string(let s): binds.append(s)
-        case .date(let d): binds.append(try TimestampRange.checked(d))
+        case .date(let d): binds.append(try PostgresTimestamp(d))
         case .data(let d): binds.append(ByteBuffer(bytes: d))
         case .array, .set, .dictionary:
             throw StoreError(.invalidValue, "a collection cannot be stored in a column", hint: "give a scalar value (text, number, boolean, date)")

@@ -114,6 +114,25 @@ import Testing
         }
     }
 
+    /// PostgreSQL keeps microseconds: every date PQL sends is rounded to the nearest one alike,
+    /// so that an imported date is found by the same date given as a constant, as in memory and
+    /// on SQLite (adversarial run, F7: COPY rounded, PostgresNIO's binding truncated).
+    @Test func importedAndInsertedDatesMatchTheSameDateGivenToCompare() async throws {
+        try await TestServer.withStore { store, _ in
+            let dates = [1000.4999996, 1000.0000004, -1000.4999996, 7e8 + 0.1234567, 86_399.9999996, -0.0000006, 4e8 + 0.25]
+                .map { Date(timeIntervalSinceReferenceDate: $0) }
+            let table = ImportTable(columns: ["at", "i"], types: [.date, .integer64], optional: [true, true],
+                                    rows: dates.enumerated().map { [.date($1), .int(Int64($0))] })
+            #expect(try await store.importTable(table, into: "Stamp") == dates.count)
+            for (i, d) in dates.enumerated() {
+                _ = try await store.insert("Stamp", ["at": .date(d), "i": .int(Int64(100 + i))])
+                let found = try await store.fetch(EntityQuery("Stamp", where: "at == %@", [d], sort: [SortRule("i")])).map { $0["i"].intValue ?? -1 }
+                #expect(found == [i, 100 + i], "\(d.timeIntervalSinceReferenceDate): \(found)")
+                #expect(try await store.count(EntityQuery("Stamp", where: "at >= %@ AND at <= %@", [d, d])) == 2)
+            }
+        }
+    }
+
     @Test func importsEveryValueKindThroughCopy() async throws {
         try await TestServer.withStore { store, schema in
             let table = ImportTable(columns: ["at", "n", "price", "bytes", "ok", "note"],
