@@ -32,6 +32,8 @@ enum PostgresSchemaInference {
         var table: String; var name: String; var type: String; var notNull: Bool
         /// False for text under a nondeterministic collation (case- or accent-insensitive ICU).
         var deterministic = true
+        /// Whether the server fills it when an insert leaves it out (a default, an identity).
+        var hasDefault = false
     }
 
     /// Why a column is left out of an inferred model: text PostgreSQL compares otherwise than
@@ -53,10 +55,11 @@ enum PostgresSchemaInference {
         do {
             (columns, constraints, indexed) = try await lease.withConnection("reading the tables of the schema '\(schema)'") { connection in
                 var columns: [Column] = []
-                for try await (table, name, type, notNull, deterministic) in try await connection.statement("""
+                for try await (table, name, type, notNull, deterministic, hasDefault) in try await connection.statement("""
                     SELECT c.relname, a.attname,
                            CASE WHEN t.typtype = 'd' THEN bt.typname ELSE t.typname END, a.attnotnull,
-                           coalesce((SELECT co.collisdeterministic FROM pg_collation co WHERE co.oid = a.attcollation), true)
+                           coalesce((SELECT co.collisdeterministic FROM pg_collation co WHERE co.oid = a.attcollation), true),
+                           a.atthasdef OR a.attidentity IN ('a', 'd')
                     FROM pg_attribute a
                     JOIN pg_class c ON c.oid = a.attrelid
                     JOIN pg_namespace n ON n.oid = c.relnamespace
@@ -65,8 +68,8 @@ enum PostgresSchemaInference {
                     WHERE n.nspname = \(schema) AND c.relkind IN ('r', 'p') AND NOT c.relispartition
                       AND a.attnum > 0 AND NOT a.attisdropped AND c.relname <> \(StoreSchemaNames.metadataTable)
                     ORDER BY c.relname, a.attnum
-                    """, logger: logger).decode((String, String, String, Bool, Bool).self) {
-                    columns.append(Column(table: table, name: name, type: type, notNull: notNull, deterministic: deterministic))
+                    """, logger: logger).decode((String, String, String, Bool, Bool, Bool).self) {
+                    columns.append(Column(table: table, name: name, type: type, notNull: notNull, deterministic: deterministic, hasDefault: hasDefault))
                 }
                 var constraints: [Constraint] = []
                 for try await (table, kind, cols, target, targetCols, onDelete) in try await connection.statement("""
@@ -120,11 +123,13 @@ enum PostgresSchemaInference {
                 continue
             }
             var kept: [Column] = []
-            for c in cols where c.name != keyColumn.name {
+            for c in cols {
                 if let reason = unsupportedReason(c) { skippedColumns["\(table).\(c.name)"] = reason } else { kept.append(c) }
             }
+            // The key is an attribute too, as on SQLite: it shows in rows and predicates
+            // (`person_id == 2`); optional where the server assigns it, so an insert may leave it out.
             var attributes = kept.map {
-                ModelAttribute($0.name, attributeType($0.type), isOptional: !$0.notNull)
+                ModelAttribute($0.name, attributeType($0.type), isOptional: !$0.notNull || ($0.name == keyColumn.name && $0.hasDefault))
             }
             for ix in indexed where ix.table == table {
                 guard let i = attributes.firstIndex(where: { $0.column == ix.column }) else { continue }

@@ -21,6 +21,13 @@ enum TestServer {
         return url
     }
 
+    /// One store for every test's setup and cleanup: Swift Testing starts the tests side by
+    /// side, and a store per test for them held a pool of its own (about half the server's
+    /// connections, which then ran out).
+    static let admin = Task { () async throws -> PostgresPredicateStore in
+        try await PostgresPredicateStore(url: try url(), model: try StoreModel([]))
+    }
+
     /// Runs `body` with a store on a schema of its own (its functions in it too), dropped
     /// afterwards whatever happens, so tests run side by side and leave nothing behind.
     static func withStore<T>(model: StoreModel? = nil, setup: [String] = [],
@@ -29,7 +36,7 @@ enum TestServer {
         let schema = "pqltest_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(16)
         let admin: PostgresPredicateStore
         do {
-            admin = try await PostgresPredicateStore(url: url, model: try StoreModel([]), schema: schema, functionSchema: schema)
+            admin = try await Self.admin.value
             try await admin.execute("CREATE SCHEMA \(quote(schema))")
         } catch {
             throw Unavailable(description: "the PostgreSQL server at \(PostgresConnectionURL.redacted(url)) does not answer (\(error)): \(howToRun)")
@@ -44,11 +51,9 @@ enum TestServer {
             }
             await store.close()
             try await admin.execute("DROP SCHEMA \(quote(schema)) CASCADE")
-            await admin.close()
             return result
         } catch {
             try? await admin.execute("DROP SCHEMA \(quote(schema)) CASCADE")
-            await admin.close()
             throw error
         }
     }
