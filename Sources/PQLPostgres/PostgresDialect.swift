@@ -55,6 +55,15 @@ struct PostgresDialect: SQLDialect {
             guard case .integer(let bits) = args[0] else { break }
             let suffix = bits == 1 ? "c" : bits == 2 ? "d" : "cd"
             return "\(quote(functionSchema)).fold_\(suffix)(\(render(args[1])))"
+        case (.min, 1), (.max, 1):
+            // `@min`/`@max` of a to-many's attribute, in a subquery correlated on the foreign
+            // key. PostgreSQL rewrites a bare min/max into a walk of the attribute's own index
+            // (largest first) filtered on the key, which reads the whole index for a parent
+            // without children: `departures.@max.dep_delay == nil` over the demo's 1,458
+            // airports took 4½ minutes. A FILTER clause keeps the aggregate an aggregate,
+            // which the foreign key's index feeds (0.2 s), as @count's and @avg's are.
+            let x = render(args[0])
+            return "\(name(of: function))(\(x)) FILTER (WHERE \(x) IS NOT NULL)"
         case (.decided, 1):
             return "(\(render(args[0])))"
         case (.decided, _) where args.count > 1:
