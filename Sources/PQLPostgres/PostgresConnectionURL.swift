@@ -106,7 +106,9 @@ public struct PostgresConnectionURL: Sendable, Hashable {
         let path = c.percentEncodedPath.removingPercentEncoding ?? ""
         let name = parameters["dbname"] ?? String(path.drop { $0 == "/" })
         database = name.isEmpty ? nil : name
-        let hostText = parameters["host"] ?? c.percentEncodedHost?.removingPercentEncoding ?? ""
+        var hostText = parameters["host"] ?? c.percentEncodedHost?.removingPercentEncoding ?? ""
+        // An IPv6 address is written in brackets in a URL (`postgres://[::1]:5432/db`).
+        if hostText.hasPrefix("["), hostText.hasSuffix("]") { hostText = String(hostText.dropFirst().dropLast()) }
         if hostText.hasPrefix("/") {
             host = nil
             socketPath = (hostText.hasSuffix("/") ? hostText : hostText + "/") + ".s.PGSQL.\(port)"

@@ -50,7 +50,7 @@ enum ServerErrors {
             case .clientClosedConnection:
                 return StoreError(.server, "\(what): the connection to the PostgreSQL server was closed", hint: "run the call again")
             case .connectionError, .serverClosedConnection, .poolClosed:
-                let underlying = e.underlying.map { ": \($0)" } ?? ""
+                let underlying = e.underlying.map { ": " + unreachable($0) } ?? ""
                 return StoreError(.server, "\(what): cannot reach the PostgreSQL server\(underlying)",
                                   hint: "check the host, port and that the server is running (pg_isready)")
             case .authMechanismRequiresPassword:
@@ -103,6 +103,41 @@ enum ServerErrors {
         default:
             return nil
         }
+    }
+
+    /// Why a connection could not be opened, in words: NIO's own descriptions name its types
+    /// (`SingleConnectionFailure(target: [IPv4]…, error: connection reset (error set): …)`).
+    static func unreachable(_ error: any Error) -> String {
+        if let e = error as? NIOConnectionError {
+            if let first = e.connectionErrors.first {
+                let tried = e.connectionErrors.count > 1 ? " (and \(e.connectionErrors.count - 1) other address\(e.connectionErrors.count > 2 ? "es" : ""))" : ""
+                return "\(unreachable(first.error)) at \(place(first.target))\(tried)"
+            }
+            if e.dnsAError != nil || e.dnsAAAAError != nil { return "the host name '\(e.host)' has no address (DNS lookup failed)" }
+            return "no address to connect to for '\(e.host)'"
+        }
+        if case .unknown(let host, _)? = error as? SocketAddressError { return "the host name '\(host)' has no address (DNS lookup failed)" }
+        if let e = error as? IOError {
+            switch e.errnoCode {
+            case ECONNREFUSED: return "the connection was refused (no server listens there)"
+            case ENOENT: return "there is no server socket (no such file)"
+            case EACCES, EPERM: return "permission to connect was denied"
+            case ETIMEDOUT: return "the connection timed out"
+            case EHOSTUNREACH, ENETUNREACH: return "the host cannot be reached from here"
+            case ECONNRESET: return "the server reset the connection"
+            default: return String(cString: strerror(e.errnoCode)).lowercased()
+            }
+        }
+        if let e = error as? ChannelError, case .connectTimeout = e { return "the connection timed out" }
+        return "\(error)"
+    }
+
+    /// An address as a person reads it: `127.0.0.1:5432`, `[::1]:5432`, a socket's path.
+    private static func place(_ address: SocketAddress) -> String {
+        if let path = address.pathname { return path }
+        guard let ip = address.ipAddress else { return "\(address)" }
+        let port = address.port.map { ":\($0)" } ?? ""
+        return (ip.contains(":") ? "[\(ip)]" : ip) + port
     }
 
     /// NIO's connect timeout, which PostgresNIO raises when opening a connection (login

@@ -316,6 +316,27 @@ import Testing
             #expect(!error.message.contains(":x@"))
         }
     }
+
+    /// Why the server cannot be reached, in words: not NIO's descriptions of its own types
+    /// (adversarial run, F18: `SingleConnectionFailure(target: [IPv4]…, error: …)`).
+    @Test func anUnreachableServerIsDescribedInWords() async throws {
+        let cases = [("postgres://nobody:x@127.0.0.1:1/none?sslmode=disable", "the connection was refused (no server listens there) at 127.0.0.1:1"),
+                     ("postgres://nobody:x@[::1]:1/none?sslmode=disable", "the connection was refused (no server listens there) at [::1]:1"),
+                     ("postgres://nobody:x@pql-no-such-host.invalid/none?sslmode=disable", "the host name 'pql-no-such-host.invalid' has no address"),
+                     ("postgres://nobody@%2Fpql-no-such-dir/none", "there is no server socket")]
+        for (url, words) in cases {
+            do throws(StoreError) {
+                _ = try await PostgresPredicateStore(url: url)
+                Issue.record("connected to \(url)")
+            } catch {
+                #expect(error.kind == .server, "\(error)")
+                #expect(error.message.contains("cannot reach the PostgreSQL server: " + words), "\(error)")
+                for leaked in ["SingleConnectionFailure", "errno", "Connection errors", "descriptor", "IPv4", "IPv6", ":x@"] {
+                    #expect(!error.message.contains(leaked), "\(error)")
+                }
+            }
+        }
+    }
 }
 
 /// Connection URLs, read without a server.
@@ -323,6 +344,7 @@ import Testing
     @Test func readsTCPAndSocketURLs() throws {
         let tcp = try PostgresConnectionURL("postgres://app:s%40cret@db.internal:6543/shop?sslmode=disable")
         #expect(tcp.host == "db.internal" && tcp.port == 6543 && tcp.user == "app" && tcp.password == "s@cret" && tcp.database == "shop" && tcp.sslMode == "disable")
+        #expect(try PostgresConnectionURL("postgres://[::1]:5433/db").host == "::1")
         let socket = try PostgresConnectionURL("postgresql://postgres@%2Ftmp%2Fpg/pql")
         #expect(socket.host == nil && socket.socketPath == "/tmp/pg/.s.PGSQL.5432" && socket.database == "pql")
         let parameter = try PostgresConnectionURL("postgres:///pql?host=/run/postgresql&port=5433&user=me")
