@@ -203,6 +203,29 @@ import Testing
         }
     }
 
+    /// A client that dies mid-statement (kill -9 of pql, a closed laptop): its sessions ask the
+    /// server to check the client every 5 s (`client_connection_check_interval`), so the
+    /// statement stops within seconds instead of running its course (adversarial run, F30).
+    @Test func theStatementOfADeadClientStops() async throws {
+        let url = try PostgresConnectionURL(try TestServer.url())
+        #expect(url.sessionDefaults["client_connection_check_interval"] == "5s")
+        let client = try await PostgresConnection.connect(configuration: try url.connectionConfiguration(), id: 1, logger: Self.quiet)
+        var setting = ""
+        for try await row in try await client.statement("SELECT current_setting('client_connection_check_interval')", logger: Self.quiet) {
+            setting = try row.decode(String.self)
+        }
+        #expect(setting == "5s")
+        let marker = "pql_dead_client_" + UUID().uuidString.prefix(8)
+        let sleeping = Task { try? await client.run(PostgresQuery(unsafeSQL: "SELECT pg_sleep(120) AS \(marker)"), logger: Self.quiet) }
+        #expect(try await PostgresCommandLine.waitForStatement(containing: marker, running: true))
+        // The socket closed with no word to the server, as when the process is killed.
+        _ = client.close() as EventLoopFuture<Void>
+        let closedAt = ContinuousClock.now
+        #expect(try await PostgresCommandLine.waitForStatement(containing: marker, running: false))
+        #expect(ContinuousClock.now - closedAt < .seconds(30))
+        _ = await sleeping.value
+    }
+
     /// A statement that swallows cancel requests: once `cancelling` has passed, its
     /// connection is closed and the cancelled call ends.
     @Test func aStatementThatIgnoresCancelRequestsLosesItsConnection() async throws {
