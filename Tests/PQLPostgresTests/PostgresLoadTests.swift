@@ -43,29 +43,11 @@ import Testing
         let ended = Atomic<Int>(0)
     }
 
-    static func url(_ base: String, user: String, password: String) -> String {
-        var c = URLComponents(string: base)!
-        c.user = user
-        c.password = password
-        return c.string!
-    }
-
     @Test(.timeLimit(.minutes(10)))
     func callsEndUnderLoadWhileConnectionsAreRefusedAndDropped() async throws {
-        let base = try TestServer.url()
-        let admin = try await PostgresPredicateStore(url: base, model: try StoreModel([]))
-        let role = "pql_load_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(12)
-        try await admin.execute("CREATE ROLE \(role) LOGIN PASSWORD 'load' CONNECTION LIMIT 6")
-        try await admin.execute("CREATE SCHEMA \(role) AUTHORIZATION \(role)")
-        try await admin.execute("DO $$ BEGIN EXECUTE format('GRANT CREATE ON DATABASE %I TO \(role)', current_database()); END $$")
-        let url = Self.url(base, user: role, password: "load")
-        do {
+        try await PostgresWaitTests.withRole(connectionLimit: 6) { url, role, admin in
             try await Self.load(url: url, role: role, admin: admin)
-        } catch {
-            await PostgresWaitTests.dropRole(role, admin)
-            throw error
         }
-        await PostgresWaitTests.dropRole(role, admin)
     }
 
     static func load(url: String, role: String, admin: PostgresPredicateStore) async throws {
