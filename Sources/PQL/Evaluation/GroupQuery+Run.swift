@@ -98,8 +98,6 @@ extension GroupQuery {
             }
             return false
         }
-        let start = min(offset, rows.count)
-        let end = limit.map { min(rows.count, start + $0) } ?? rows.count
-        return rows[start..<end].map(plan.row)
+        return rows[PredicateQuery.page(of: rows.count, offset: offset, limit: limit)].map(plan.row)
     }
 }
