@@ -198,12 +198,25 @@ final class RecordWriter {
             gathered.append(row)
         } else {
             buffer += renderer.line(row, columns: own ?? columns, index: count)
-            if buffer.utf8.count > 1 << 16 {
-                sink(buffer)
-                buffer = ""
-            }
+            flushIfLarge()
         }
         count += 1
+    }
+
+    /// Writes a value as a row of its own in JSON and JSON Lines (an element of a data file
+    /// that is not an object); the other formats take rows of columns (``write(_:columns:)``).
+    func write(element: PredicateValue) {
+        guard renderer.format == .json || renderer.format == .jsonl else { return write([element]) }
+        buffer += (renderer.format == .jsonl ? "" : count == 0 ? "[\n  " : ",\n  ") + element.jsonText()
+            + (renderer.format == .jsonl ? "\n" : "")
+        count += 1
+        flushIfLarge()
+    }
+
+    private func flushIfLarge() {
+        guard buffer.utf8.count > 1 << 16 else { return }
+        sink(buffer)
+        buffer = ""
     }
 
     func finish() {
