@@ -124,6 +124,9 @@ final class ReplSession {
 
     func request(_ text: String) throws -> QueryRequest {
         let (node, map) = try PredicateNode.parse(format: text)
+        try UnboundVariables.check(node, text: text, sourceMap: map, bound: Set(variables.keys)) { name in
+            "give it a value first: .let $\(name) = VALUE (.let lists the variables)"
+        }
         var r = QueryRequest(entity: try currentEntity(), text: text, predicate: node, sort: sort,
                              offset: offset, limit: limit == 0 ? nil : limit, variables: variables, limits: limits)
         r.sourceMap = map
