@@ -43,7 +43,7 @@ extension GroupQuery {
             counts.append(0)
             valued.append(Array(repeating: false, count: fresh.count))
         }
-        try EvaluationBudget.run(limits) { () throws(EvalError) in
+        try EvaluationBudget.run(limits, about: predicate) { () throws(EvalError) in
             for i in matches {
                 do throws(EvalError) {
                     try state.charge(keyReaders.count + argumentReaders.count)

@@ -122,7 +122,7 @@ public struct PredicateQuery: Sendable {
             let compiler = EvaluatorCompiler(reader: reader, functions: functions)
             let readers = try sort.map { (rule) throws(EvalError) in try compiler.compileKeyPath(rule.keyPath) }
             var state = EvaluationState(variables: variables, limits: limits)
-            try EvaluationBudget.run(limits) { () throws(EvalError) in
+            try EvaluationBudget.run(limits, about: predicate) { () throws(EvalError) in
                 for i in matches {
                     var row: [PredicateValue] = []
                     do throws(EvalError) {
