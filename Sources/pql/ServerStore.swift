@@ -108,9 +108,10 @@ final class ServerStore {
         passwordLeftOut ? "\nnote: the password is left out of the URL shown; add it back (user:PASSWORD@host), or set PGPASSWORD, to connect" : ""
     }
 
-    /// The SQL and its parameters as `pql` prints them: `$1 = value` lines, as PostgreSQL numbers them.
+    /// The SQL and its parameters as `pql` prints them: `$1 = value` lines, as PostgreSQL numbers
+    /// them, control characters shown as symbols (a bound string may hold ESC).
     static func listing(_ compiled: CompiledSQL) -> String {
-        compiled.sql + "\n" + compiled.bindings.enumerated().map { "$\($0.offset + 1) = \($0.element)\n" }.joined()
+        TerminalText.visible(compiled.sql + "\n" + compiled.bindings.enumerated().map { "$\($0.offset + 1) = \($0.element)\n" }.joined())
     }
 
     /// The error for what the PostgreSQL store cannot do yet, naming it.

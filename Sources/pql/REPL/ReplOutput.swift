@@ -73,7 +73,7 @@ extension ReplSession {
         if io.pager && interactive, let command = Pager.command, !Pager.fits(shown) {
             Pager.show(shown, through: command)
         } else {
-            output(shown)
+            writeResult(shown)
         }
         if !table { errorOutput(notes) }
     }

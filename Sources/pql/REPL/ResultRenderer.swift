@@ -117,7 +117,10 @@ struct ResultRenderer {
         return lines.map { CellText.visible(String($0)).replacingOccurrences(of: "|", with: "\\|") }.joined(separator: "<br>")
     }
 
-    private func table(columns: [String], rows: [[PredicateValue]]) -> (text: String, hidden: [String]) {
+    private func table(columns names: [String], rows: [[PredicateValue]]) -> (text: String, hidden: [String]) {
+        // Column names come from the file (a foreign SQLite file's columns): shown as their
+        // cells are, control characters as symbols.
+        let columns = names.map { CellText.visible($0) }
         let boxed = format == .box
         let cells = rows.map { $0.map { v in CellText.truncated(v.isNull ? CellText.visible(nullText ?? "NULL") : CellText.text(v), to: maxCellWidth) } }
         var widths = columns.map { headers ? CellText.width(CellText.truncated($0, to: maxCellWidth)) : 0 }
