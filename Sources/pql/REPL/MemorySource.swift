@@ -16,8 +16,12 @@ final class MemorySource: QuerySource {
     /// element is an object. Predicates read such an element as SELF.
     let bareColumn: String?
 
+    /// The file read (for `.output`, which must not empty it), or nil for a stream.
+    let file: String?
+
     /// `data`: the contents when they were read already (a pipe, which cannot be read twice).
     init(url: URL, data: Data? = nil) throws {
+        self.file = data == nil ? url.path : nil
         let file = url.lastPathComponent
         var stem = url.deletingPathExtension().lastPathComponent
         if stem.hasSuffix(".csv") { stem = String(stem.dropLast(4)) }
@@ -256,6 +260,7 @@ final class MemorySource: QuerySource {
 
     func sql(_ r: QueryRequest) throws -> (sql: String, bindings: [String])? { nil }
     func plan(_ r: QueryRequest) throws -> [String]? { nil }
+    var protectedFiles: [String] { file.map { [$0] } ?? [] }
     func interrupt() { running.cancel() }
 }
 
