@@ -124,6 +124,9 @@ final class ServerStore {
     /// the server goes on running it.
     static func cancelOnInterrupt() {
         LineEditor.installInterruptHandler { _ in InterruptFlag.raise() }
+        // SIGTERM and SIGHUP (a closed terminal) too: killed at once, pql left the statement
+        // running on the server for minutes.
+        EndingSignal.interruptFirst()
         // A parent may start pql with SIGINT blocked (test runners' threads do): then the
         // signal would wait, pending, while the statement ran on.
         var set = sigset_t()
@@ -134,6 +137,10 @@ final class ServerStore {
 
     /// What a batch command throws for `error`: an interrupted call ends pql with status 130.
     static func failure(_ error: StoreError) -> Error {
+        if let signal = EndingSignal.received {
+            Output.error("pql: \(signal == SIGHUP ? "hung up" : "terminated"); the statement was cancelled on the server")
+            return EndingSignal.exit(signal)
+        }
         if InterruptFlag.isRaised {
             Output.error("pql: interrupted; the statement was cancelled on the server")
             return ExitCode(130)

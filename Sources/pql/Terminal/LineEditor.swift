@@ -271,6 +271,11 @@ final class LineEditor {
         return nil
     }
 
+    /// Gives the terminal its own settings back for good: the session is over.
+    func releaseTerminal() {
+        _ = pql_terminal_release()
+    }
+
     /// Runs `body` (a pager, which expects the terminal as the user set it) with the terminal's
     /// own settings, then holds it again as it is between reads (see `pql_terminal_hold`).
     static func withTerminalReleased<T>(_ body: () -> T) -> T {
