@@ -29,25 +29,35 @@ struct pql_editor {
     int interrupted; // a Ctrl-C ended the read (read_char saw it)
 };
 
-// Waits until the terminal has input or a Ctrl-C comes, with no window in between.
+// Whether the read of a line must end: a Ctrl-C, or a SIGTERM or SIGHUP (pql_end_on_signals).
+static int read_must_end(void) {
+    return pql_interrupt_is_raised() || pql_ending_signal() != 0;
+}
+
+// Waits until the terminal has input or a Ctrl-C (or a SIGTERM or SIGHUP) comes, with no window
+// in between.
 //
 // libedit's own reader blocks in read(2) and counts on SIGINT to break it with EINTR. A Ctrl-C
 // that lands while libedit is busy between two reads (redrawing after a completion, say) sets the
-// flag and breaks nothing, so the next read would wait on as if it had never come. Here SIGINT is
-// blocked while the flag is tested and unblocked only inside ppoll, atomically: a signal that came
-// before is seen in the flag, one that comes after wakes ppoll.
+// flag and breaks nothing, so the next read would wait on as if it had never come. Here the
+// signals are blocked while the flags are tested and unblocked only inside ppoll, atomically: a
+// signal that came before is seen in a flag, one that comes after wakes ppoll.
 static int wait_for_input(int fd) {
     sigset_t block, saved;
     sigemptyset(&block);
     sigaddset(&block, SIGINT);
+    sigaddset(&block, SIGTERM);
+    sigaddset(&block, SIGHUP);
     pthread_sigmask(SIG_BLOCK, &block, &saved);
     int result;
-    if (pql_interrupt_is_raised()) {
+    if (read_must_end()) {
         result = -1;
         errno = EINTR;
     } else {
         sigset_t waiting = saved;
         sigdelset(&waiting, SIGINT);
+        sigdelset(&waiting, SIGTERM);
+        sigdelset(&waiting, SIGHUP);
 #if defined(__APPLE__)
         fd_set readable;
         FD_ZERO(&readable);
@@ -75,7 +85,7 @@ static int read_char(EditLine *el, wchar_t *character) {
     *character = L'\0';
     for (;;) {
         if (wait_for_input(editor->in_fd) < 0) {
-            if (errno == EINTR && !pql_interrupt_is_raised()) continue; // another signal
+            if (errno == EINTR && !read_must_end()) continue; // another signal
             if (errno == EINTR) editor->interrupted = 1;
             return -1;
         }
@@ -153,6 +163,8 @@ pql_editor *pql_editor_open(const char *program, FILE *in, FILE *out, FILE *err)
     el_set(editor->el, EL_PROMPT, prompt_function);
     el_set(editor->el, EL_HIST, history, editor->history);
     el_source(editor->el, NULL); // ~/.editrc, as every libedit program reads it
+    // The terminal as the user has it, given back if a signal ends pql during the first read.
+    pql_terminal_remember(editor->in_fd);
     return editor;
 }
 
@@ -188,7 +200,8 @@ pql_read_status pql_editor_read(pql_editor *editor, const char *prompt,
         // leave the cursor on a fresh line for whatever comes next (libedit
         // itself has already shown ^D for an end of input).
         int interrupted = error == EINTR || editor->interrupted;
-        fputs(interrupted ? "^C\n" : "\n", editor->out);
+        // A SIGTERM or SIGHUP ends pql: no ^C for a key nobody pressed.
+        fputs(interrupted && pql_ending_signal() == 0 ? "^C\n" : "\n", editor->out);
         fflush(editor->out);
         return interrupted ? PQL_READ_INTERRUPTED : PQL_READ_END;
     }

@@ -1,4 +1,5 @@
-// The terminal between two reads of a line. See pql_terminal_hold in include/CLineEdit.h.
+// The terminal between two reads of a line, and the signals that end pql. See pql_terminal_hold
+// and pql_end_on_signals in include/CLineEdit.h.
 #define _GNU_SOURCE
 #include "CLineEdit.h"
 
@@ -7,30 +8,61 @@
 #include <string.h>
 #include <termios.h>
 
-// The terminal's own (cooked) settings, as libedit restored them after the last read; -1: none
-// known, nothing to restore. Written on the main thread only, read by the handlers below.
+// The terminal's own (cooked) settings, as they were before the first read or as libedit
+// restored them after the last one; -1: none known, nothing to restore. Written on the main
+// thread only, read by the handlers below.
 static struct termios cooked;
 static volatile sig_atomic_t cooked_fd = -1;
 
-// Signals that end the process, and the actions they had before ours.
-static const int ending_signals[] = { SIGTERM, SIGQUIT, SIGABRT, SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGFPE };
-static struct sigaction previous[sizeof ending_signals / sizeof ending_signals[0]];
+// Signals that end the process, and the actions they had before ours. SIGTERM and SIGHUP (a
+// closed terminal, kill -HUP) first, then the faults.
+static const int ending_signals[] = { SIGTERM, SIGHUP, SIGQUIT, SIGABRT, SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGFPE };
+#define ENDING_COUNT (sizeof ending_signals / sizeof ending_signals[0])
+static struct sigaction previous[ENDING_COUNT];
+
+// pql_end_on_signals: SIGTERM and SIGHUP stop the work as Ctrl-C does, then pql ends.
+static volatile sig_atomic_t interrupting;
+// The first SIGTERM or SIGHUP that came while interrupting; 0: none.
+static volatile sig_atomic_t received;
 
 static void restore(void) {
     int fd = cooked_fd;
     if (fd >= 0) tcsetattr(fd, TCSANOW, &cooked); // async-signal-safe
 }
 
-// Gives the user's terminal back as it was, then lets the signal do what it did before (the
-// default action, or the Swift runtime's backtrace): a fault sent by the kernel happens again
-// when this returns; one sent by kill or abort is raised again.
-static void restore_then_resignal(int sig, siginfo_t *info, void *context) {
+// Signals sent to the process, not raised by an instruction that faulted.
+static int is_asynchronous(int sig) {
+    return sig == SIGTERM || sig == SIGHUP || sig == SIGQUIT || sig == SIGABRT;
+}
+
+// SIGTERM or SIGHUP while interrupting, the first time: raise the interrupt flag, which stops the
+// running statement (cancelled on a PostgreSQL server) and the read of a line; pql then leaves
+// by its own path, giving the terminal back. Any other time: give the user's terminal back as it
+// was, then let the signal do what it did before. A kill, a hangup or Ctrl-\ (SIGQUIT) ends pql
+// by the default action, without the Swift runtime's crash report (which waited 30 s at a
+// terminal, "Press space to interact"); a fault goes to the runtime's backtrace as before, and
+// happens again when this returns, while a signal sent by kill or abort is raised again.
+static void on_ending_signal(int sig, siginfo_t *info, void *context) {
     (void)context;
-    restore();
-    for (size_t i = 0; i < sizeof ending_signals / sizeof ending_signals[0]; i++) {
-        if (ending_signals[i] == sig) sigaction(sig, &previous[i], NULL);
+    if (interrupting && received == 0 && (sig == SIGTERM || sig == SIGHUP)) {
+        received = sig;
+        pql_interrupt_raise();
+        return;
     }
-    if (info == NULL || info->si_code <= 0) raise(sig);
+    restore();
+    for (size_t i = 0; i < ENDING_COUNT; i++) {
+        if (ending_signals[i] != sig) continue;
+        if (sig == SIGTERM || sig == SIGHUP || sig == SIGQUIT) {
+            struct sigaction fallback;
+            memset(&fallback, 0, sizeof fallback);
+            fallback.sa_handler = SIG_DFL;
+            sigemptyset(&fallback.sa_mask);
+            sigaction(sig, &fallback, NULL);
+        } else {
+            sigaction(sig, &previous[i], NULL);
+        }
+    }
+    if (is_asynchronous(sig) || info == NULL || info->si_code <= 0) raise(sig);
 }
 
 static void install_restorers(void) {
@@ -38,15 +70,23 @@ static void install_restorers(void) {
     if (installed) return;
     installed = 1;
     atexit(restore);
-    for (size_t i = 0; i < sizeof ending_signals / sizeof ending_signals[0]; i++) {
+    for (size_t i = 0; i < ENDING_COUNT; i++) {
         struct sigaction action;
         memset(&action, 0, sizeof action);
-        action.sa_sigaction = restore_then_resignal;
+        action.sa_sigaction = on_ending_signal;
         // On the alternate stack when there is one: a stack overflow arrives as SIGSEGV.
         action.sa_flags = SA_SIGINFO | SA_ONSTACK;
         sigemptyset(&action.sa_mask);
         sigaction(ending_signals[i], &action, &previous[i]);
     }
+}
+
+void pql_terminal_remember(int fd) {
+    struct termios now;
+    if (tcgetattr(fd, &now) != 0 || !(now.c_lflag & ICANON)) return;
+    cooked = now;
+    cooked_fd = fd;
+    install_restorers();
 }
 
 void pql_terminal_hold(int fd) {
@@ -70,3 +110,17 @@ int pql_terminal_release(void) {
     restore();
     return 1;
 }
+
+void pql_end_on_signals(void) {
+    install_restorers();
+    interrupting = 1;
+    // A parent may start pql with them blocked (test runners' threads do): they would wait,
+    // pending, while the statement ran on.
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGTERM);
+    sigaddset(&set, SIGHUP);
+    pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+}
+
+int pql_ending_signal(void) { return received; }

@@ -248,16 +248,22 @@ public struct PostgresConnectionURL: Sendable, Hashable {
     }
 
     /// `text` with its password replaced by `mask`, or left out (with its `:`) when `mask` is
-    /// nil. Text that does not parse as a URL loses everything from the first `:` to the last
-    /// `@` of its authority, and the values of its `password=` parameters, so that no reading
-    /// of it leaks a password.
+    /// nil, and the values of its `password` parameters (any case: `Password=` too) likewise.
+    ///
+    /// A password may hold characters a URL reserves (`/`, `#`, `?`, `@`, `:`) unencoded: the
+    /// text then does not parse, or parses with the password's tail read as the port, path or
+    /// query (`postgres://u:1/2@db` has host `u`, port 1 and path `/2@db`). So unless the URL
+    /// parses with a password of its own, or with no `@` after its authority, everything from
+    /// the first `:` after the scheme to the last `@` goes: no reading of the text leaks a
+    /// password, at worst a host and port are left out too.
     private static func replacingPassword(in text: String, with mask: String?) -> String {
-        if var c = URLComponents(string: text) {
-            guard c.percentEncodedPassword != nil || c.queryItems?.contains(where: { $0.name == "password" }) == true else { return text }
+        func isPassword(_ name: some StringProtocol) -> Bool { name.lowercased() == "password" }
+        if var c = URLComponents(string: text), c.percentEncodedPassword != nil || !Self.hasAtAfterAuthority(text) {
+            guard c.percentEncodedPassword != nil || c.percentEncodedQueryItems?.contains(where: { isPassword($0.name) }) == true else { return text }
             if c.percentEncodedPassword != nil { c.percentEncodedPassword = mask }
-            if let items = c.percentEncodedQueryItems, items.contains(where: { $0.name == "password" }) {
+            if let items = c.percentEncodedQueryItems, items.contains(where: { isPassword($0.name) }) {
                 let kept = items.compactMap { item -> URLQueryItem? in
-                    guard item.name == "password" else { return item }
+                    guard isPassword(item.name) else { return item }
                     return mask.map { URLQueryItem(name: item.name, value: $0) }
                 }
                 c.percentEncodedQueryItems = kept.isEmpty ? nil : kept
@@ -267,16 +273,24 @@ public struct PostgresConnectionURL: Sendable, Hashable {
         var out = text
         if let scheme = text.range(of: "://") {
             let rest = text[scheme.upperBound...]
-            let authority = rest[..<(rest.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? rest.endIndex)]
-            if let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":") {
+            if let at = rest.lastIndex(of: "@"), let colon = rest[..<at].firstIndex(of: ":") {
                 out = String(text[..<colon]) + (mask.map { ":" + $0 } ?? "") + String(text[at...])
             }
         }
         guard let query = out.firstIndex(of: "?") else { return out }
         let parameters = out[out.index(after: query)...].split(separator: "&", omittingEmptySubsequences: false).compactMap { p -> String? in
-            guard p.lowercased().hasPrefix("password=") else { return String(p) }
-            return mask.map { "password=" + $0 }
+            guard let eq = p.firstIndex(of: "="), isPassword(p[..<eq]) else { return String(p) }
+            return mask.map { String(p[...eq]) + $0 }
         }
         return String(out[..<query]) + (parameters.isEmpty ? "" : "?" + parameters.joined(separator: "&"))
+    }
+
+    /// Whether an `@` comes after the URL's authority (in what reads as its path, query or
+    /// fragment): a sign of a password holding `/`, `?` or `#`.
+    private static func hasAtAfterAuthority(_ text: String) -> Bool {
+        guard let scheme = text.range(of: "://") else { return text.contains("@") }
+        let rest = text[scheme.upperBound...]
+        guard let end = rest.firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) else { return false }
+        return rest[end...].contains("@")
     }
 }

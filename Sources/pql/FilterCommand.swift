@@ -60,7 +60,9 @@ struct FilterCommand: ParsableCommand {
         let (node, map) = try values.parse(text)
         let sort = try sortKeys.map(Self.sortRule)
         let document = try Self.readDocument(file)
-        var query = PredicateQuery(node, sort: sort, offset: offset, limit: limit, variables: try values.bindings(),
+        let variables = try values.bindings()
+        try values.checkBound(node, text: text, sourceMap: map, variables: variables)
+        var query = PredicateQuery(node, sort: sort, offset: offset, limit: limit, variables: variables,
                                    limits: limitOptions.limits)
         query.sourceMap = map
         let matches: [Int]

@@ -67,6 +67,17 @@ struct PredicateValueOptions: ParsableArguments {
                                                           hint: "write an ISO-8601 date, as in {\"$date\": \"2024-05-01T12:00:00Z\"} or {\"$date\": \"2024-05-01\"}"))
     }
 
+    /// Every `$variable` the predicate reads has a `--var` (checked before any record is read).
+    func checkBound(_ tree: PredicateNode, text: String, sourceMap: SourceMap, variables: [String: PredicateValue]) throws {
+        do {
+            try UnboundVariables.check(tree, text: text, sourceMap: sourceMap, bound: Set(variables.keys)) { name in
+                "give it a value with --var \(name)=JSON, as in --var '\(name)=18' or --var '\(name)=\"Paris\"'"
+            }
+        } catch {
+            throw UserFacingError(text: error.rendered)
+        }
+    }
+
     func substitute(into node: PredicateNode) throws -> PredicateNode {
         let b = try bindings()
         return b.isEmpty ? node : node.substituting(b)

@@ -56,16 +56,19 @@ extension QueryCommand {
                 let n = max(0, try source.count(r.unpaged) - query.offset)
                 Output.line(min(n, query.limit ?? n))
             } else {
-                let order = source.keys.map(\.name)
+                let order = source.columnNames
                 let writer = RecordWriter(renderer, columns: order)
+                let json = renderer.format == .json || renderer.format == .jsonl
                 for record in try source.records(r) {
-                    guard case .dictionary(let d) = record else { writer.write([record]); continue }
-                    if renderer.format == .json || renderer.format == .jsonl {
+                    if json, case .dictionary(let d) = record {
                         // JSON keeps a record's shape: a key it does not have stays absent.
                         let own = order.filter { d[$0] != nil }
                         writer.write(own.map { d[$0]! }, columns: own)
+                    } else if json {
+                        // An element that is not an object (1, "x", null, [1, 2]) is itself.
+                        writer.write(element: record)
                     } else {
-                        writer.write(order.map { d[$0] ?? .null })
+                        writer.write(source.row(record, columns: order))
                     }
                 }
                 writer.finish()

@@ -18,7 +18,9 @@ struct RecordSelection: ParsableArguments {
     func query(_ entity: String) throws -> EntityQuery {
         let text = try PredicateSource.read(predicate)
         let (tree, map) = try values.parse(text)
-        var query = EntityQuery(entity, predicate: tree, variables: try values.bindings(),
+        let variables = try values.bindings()
+        try values.checkBound(tree, text: text, sourceMap: map, variables: variables)
+        var query = EntityQuery(entity, predicate: tree, variables: variables,
                                 limits: limitOptions.limits)
         query.predicateText = text
         query.sourceMap = map

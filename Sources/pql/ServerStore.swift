@@ -108,9 +108,10 @@ final class ServerStore {
         passwordLeftOut ? "\nnote: the password is left out of the URL shown; add it back (user:PASSWORD@host), or set PGPASSWORD, to connect" : ""
     }
 
-    /// The SQL and its parameters as `pql` prints them: `$1 = value` lines, as PostgreSQL numbers them.
+    /// The SQL and its parameters as `pql` prints them: `$1 = value` lines, as PostgreSQL numbers
+    /// them, control characters shown as symbols (a bound string may hold ESC).
     static func listing(_ compiled: CompiledSQL) -> String {
-        compiled.sql + "\n" + compiled.bindings.enumerated().map { "$\($0.offset + 1) = \($0.element)\n" }.joined()
+        TerminalText.visible(compiled.sql + "\n" + compiled.bindings.enumerated().map { "$\($0.offset + 1) = \($0.element)\n" }.joined())
     }
 
     /// The error for what the PostgreSQL store cannot do yet, naming it.
@@ -123,6 +124,9 @@ final class ServerStore {
     /// the server goes on running it.
     static func cancelOnInterrupt() {
         LineEditor.installInterruptHandler { _ in InterruptFlag.raise() }
+        // SIGTERM and SIGHUP (a closed terminal) too: killed at once, pql left the statement
+        // running on the server for minutes.
+        EndingSignal.interruptFirst()
         // A parent may start pql with SIGINT blocked (test runners' threads do): then the
         // signal would wait, pending, while the statement ran on.
         var set = sigset_t()
@@ -133,6 +137,10 @@ final class ServerStore {
 
     /// What a batch command throws for `error`: an interrupted call ends pql with status 130.
     static func failure(_ error: StoreError) -> Error {
+        if let signal = EndingSignal.received {
+            Output.error("pql: \(signal == SIGHUP ? "hung up" : "terminated"); the statement was cancelled on the server")
+            return EndingSignal.exit(signal)
+        }
         if InterruptFlag.isRaised {
             Output.error("pql: interrupted; the statement was cancelled on the server")
             return ExitCode(130)

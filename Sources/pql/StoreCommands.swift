@@ -207,7 +207,8 @@ struct QueryCommand: ParsableCommand {
                 let c = try s.sql(for: group)
                 var out = c.sql + "\n"
                 for (i, b) in c.bindings.enumerated() { out += "?\(i + 1) = \(b)\n" }
-                Output.write(out)
+                // Names from a foreign file and bound strings may hold ESC or BEL: shown as symbols.
+                Output.write(TerminalText.visible(out))
                 return
             }
             let writer = RecordWriter((format ?? .jsonl).plainRenderer, columns: order)
@@ -234,7 +235,8 @@ struct QueryCommand: ParsableCommand {
                 let c = count ? try s.countSQL(for: query) : try s.sql(for: query)
                 var out = c.sql + "\n"
                 for (i, b) in c.bindings.enumerated() { out += "?\(i + 1) = \(b)\n" }
-                Output.write(out)
+                // Names from a foreign file and bound strings may hold ESC or BEL: shown as symbols.
+                Output.write(TerminalText.visible(out))
                 return
             }
             if count {

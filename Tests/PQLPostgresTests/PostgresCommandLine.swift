@@ -255,6 +255,26 @@ struct PostgresCommandLine {
             #expect(ended2.stderr.contains("Interrupted."))
             #expect(ended2.stdout.isEmpty)
             #expect(try await Self.waitForStatement(containing: "dep_delay", running: false))
+
+            // SIGTERM and SIGHUP (a closed terminal) are Ctrl-C, then an exit with 128 + the
+            // signal: pql cancels the statement first (killed at once, it left the statement
+            // running on the server).
+            for (signal, status, said) in [(SIGTERM, Int32(143), "terminated"), (SIGHUP, Int32(129), "hung up")] {
+                let (killed, out3, err3) = try CommandLineProcess.start(["query", url, "--entity", "Flight", "--count", "--where", slow])
+                #expect(try await Self.waitForStatement(containing: "dep_delay", running: true))
+                kill(killed.processIdentifier, signal)
+                let ended3 = CommandLineProcess.finish(killed, out3, err3)
+                #expect(ended3.status == status && killed.terminationReason == .exit, "\(ended3.stderr)")
+                #expect(ended3.stderr.contains("pql: \(said); the statement was cancelled on the server"), "\(ended3.stderr)")
+                #expect(try await Self.waitForStatement(containing: "dep_delay", running: false))
+                let (script, out4, err4) = try CommandLineProcess.start([url, "--entity", "Flight", "-c", ".count " + slow, "-c", ".count"])
+                #expect(try await Self.waitForStatement(containing: "dep_delay", running: true))
+                kill(script.processIdentifier, signal)
+                let ended4 = CommandLineProcess.finish(script, out4, err4)
+                #expect(ended4.status == status && script.terminationReason == .exit, "\(ended4.stderr)")
+                #expect(ended4.stderr.contains("Interrupted.") && ended4.stdout.isEmpty, "\(ended4.stderr)")
+                #expect(try await Self.waitForStatement(containing: "dep_delay", running: false))
+            }
         }
     }
 

@@ -147,6 +147,40 @@ import Testing
         #expect(try Data(contentsOf: URL(fileURLWithPath: large)) == bytes)
     }
 
+    /// `PQL_HISTORY` naming a file that is not a history file (notes, through a symbolic link
+    /// too) left it holding the session's lines instead of its own, at mode 0600. Such a file is
+    /// neither read nor written; an empty one, or one libedit wrote, is the history.
+    @Test func historyIsNeverAnotherFile() throws {
+        let dir = DemoCache.directory + "/history-notes-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let notes = dir + "/notes.txt", link = dir + "/link", empty = dir + "/empty"
+        let text = "buy milk\ncall Ann\n"
+        try text.write(toFile: notes, atomically: true, encoding: .utf8)
+        #expect(chmod(notes, 0o644) == 0)
+        #expect(symlink(notes, link) == 0)
+        #expect(FileManager.default.createFile(atPath: empty, contents: Data()))
+        for (path, kept) in [(notes, false), (link, false), (empty, true), (empty, true)] {
+            var env = DemoCache.environment
+            env["PQL_HISTORY"] = path
+            let t = try PseudoTerminal(executable: PQLProcess.binary, arguments: [], environment: env, columns: 160, rows: 40)
+            defer { t.kill() }
+            #expect(t.waitFor("Flight> ", timeout: 60), "\(path): \(t.screen.text)")
+            #expect(t.screen.text.contains("not keeping history in \(path): it is not a history file") == !kept, "\(t.screen.text)")
+            t.type(".count dest == 'HNL'")
+            t.press(.enter)
+            #expect(t.waitFor("707"), "\(t.screen.text)")
+            #expect(t.waitForLine("Flight> "))
+            t.press(.ctrlD)
+            #expect(t.waitForExit() == 0)
+        }
+        #expect(try String(contentsOfFile: notes, encoding: .utf8) == text)
+        var info = stat()
+        #expect(stat(notes, &info) == 0 && info.st_mode & 0o777 == 0o644)
+        // The empty file became the history, and the second session read it back.
+        #expect(try String(contentsOfFile: empty, encoding: .utf8).hasPrefix("_HiStOrY_V2_\n"))
+    }
+
     @Test func ctrlCCancelsARunningQueryAndTheLine() throws {
         // No work limit: only Ctrl-C stops the long query below.
         let t = try start(["--max-steps", "0"])

@@ -73,5 +73,19 @@ void pql_terminal_hold(int fd);
 /// Gives the terminal its own settings back (before a pager runs, which expects them); 1 if it
 /// was held, for the caller to hold it again afterwards.
 int pql_terminal_release(void);
+/// Keeps the terminal's settings as they are now (cooked, before the first read) and installs the
+/// handlers that give them back when a signal ends pql: a kill before the first line was entered
+/// left libedit's raw mode behind (no ICANON, no ECHO). pql_editor_open calls it.
+void pql_terminal_remember(int fd);
+
+/// SIGTERM and SIGHUP from now on are as Ctrl-C (the interrupt flag is raised: the running
+/// statement stops, on a PostgreSQL server too, and so does the read of a line), and pql_ending_signal
+/// says which came, for pql to leave by its own path with the terminal given back; a second one
+/// ends pql at once (the terminal given back too). Without this, they end pql at once, the
+/// terminal given back. Ctrl-\ (SIGQUIT) ends pql by its default action once the terminal is
+/// given back, without the Swift runtime's crash report.
+void pql_end_on_signals(void);
+/// The SIGTERM or SIGHUP that came since pql_end_on_signals, or 0.
+int pql_ending_signal(void);
 
 #endif

@@ -73,10 +73,14 @@ extension PredicateNode {
 
     /// Whether evaluating the predicate can change its variable bindings (`$x := …`), so that
     /// each element must start again from the caller's variables.
-    var assignsVariables: Bool {
+    var assignsVariables: Bool { !assignedVariableNames.isEmpty }
+
+    /// The names of the variables the predicate assigns (`$x := …`): a read of one of them may
+    /// find the value the evaluation gave it, so only the others must be bound beforehand.
+    package var assignedVariableNames: Set<String> {
         var use = VariableCollector.Use()
         VariableCollector.collect(self, bound: [], into: &use)
-        return use.assigns
+        return use.assigned
     }
 }
 
@@ -156,7 +160,7 @@ private enum VariableCollector {
     /// The variables a tree reads (free ones only) and whether it assigns any.
     struct Use {
         var read = Set<String>()
-        var assigns = false
+        var assigned = Set<String>()
     }
 
     static func collect(_ p: PredicateNode, bound: Set<String>, into names: inout Use) {
@@ -193,8 +197,8 @@ private enum VariableCollector {
         case .subquery(let collection, let variable, let predicate):
             collect(collection, bound: bound, into: &names)
             collect(predicate, bound: bound.union([variable]), into: &names)
-        case .assignment(_, let value):
-            names.assigns = true
+        case .assignment(let variable, let value):
+            names.assigned.insert(variable)
             collect(value, bound: bound, into: &names)
         case .setOperation(_, let a, let b):
             collect(a, bound: bound, into: &names)

@@ -89,7 +89,7 @@ public struct CompiledPredicate<Root>: @unchecked Sendable {
     public func evaluate(_ value: Root, variables: [String: PredicateValue] = [:],
                          limits: EvaluationLimits = .default) throws(PredicateEvaluationError) -> Bool {
         var state = EvaluationState(variables: variables, limits: limits)
-        return try EvaluationBudget.run(limits) { () throws(EvalError) -> Bool in
+        return try EvaluationBudget.run(limits, about: predicate) { () throws(EvalError) -> Bool in
             try state.charge(weight)
             return try test(value, &state)
         }
@@ -172,7 +172,7 @@ extension Sequence {
     /// ```
     public func filter(_ predicate: CompiledPredicate<Element>, variables: [String: PredicateValue] = [:],
                        limits: EvaluationLimits = .default) throws(PredicateEvaluationError) -> [Element] {
-        try EvaluationBudget.run(limits) { () throws(EvalError) -> [Element] in
+        try EvaluationBudget.run(limits, about: predicate.predicate) { () throws(EvalError) -> [Element] in
             // Arrays and other contiguous storage: through the buffer, without an iterator, moving
             // each match into the result instead of copying it twice (see `filter(_:variables:)` below).
             var failure: EvalError? = nil
@@ -200,7 +200,7 @@ extension Sequence {
     /// ```
     public func indices(matching predicate: CompiledPredicate<Element>, variables: [String: PredicateValue] = [:],
                         limits: EvaluationLimits = .default) throws(PredicateEvaluationError) -> [Int] {
-        try EvaluationBudget.run(limits) { () throws(EvalError) -> [Int] in
+        try EvaluationBudget.run(limits, about: predicate.predicate) { () throws(EvalError) -> [Int] in
             var failure: EvalError? = nil
             let contiguous = withContiguousStorageIfAvailable { buffer -> [Int] in
                 do throws(EvalError) {

@@ -23,7 +23,14 @@ package final class EvaluationBudget {
     /// SQLite's "interrupted".
     package private(set) var exceeded: PredicateEvaluationError?
 
-    init(_ limits: EvaluationLimits) { self.limits = limits }
+    /// The predicate the call evaluates, when known: a step-limit error names what in it
+    /// multiplies the work (``WorkLimitHint``).
+    package let predicate: PredicateNode?
+
+    init(_ limits: EvaluationLimits, predicate: PredicateNode? = nil) {
+        self.limits = limits
+        self.predicate = predicate
+    }
 
     /// The budget of the call running on this thread, if it has one.
     package static var current: EvaluationBudget? {
@@ -42,14 +49,15 @@ package final class EvaluationBudget {
     }()
 
     /// Runs `body` with a new budget for `limits` as this thread's current one, then restores
-    /// the previous one. Without limits to count here (no regex limit), and no outer budget,
-    /// nothing is installed.
-    package static func run<T, E: Error>(_ limits: EvaluationLimits, store: Bool = false,
+    /// the previous one. Without limits to count here (no regex limit, and no step limit whose
+    /// error would name `predicate`), and no outer budget, nothing is installed.
+    package static func run<T, E: Error>(_ limits: EvaluationLimits, store: Bool = false, about predicate: PredicateNode? = nil,
                                          _ body: () throws(E) -> T) throws(E) -> T {
         let previous = current
-        let needed = store ? limits.maxSteps != nil || limits.maxRegexSteps != nil : limits.maxRegexSteps != nil
+        let needed = (store ? limits.maxSteps != nil || limits.maxRegexSteps != nil : limits.maxRegexSteps != nil)
+            || (predicate != nil && limits.maxSteps != nil)
         if !needed && previous == nil { return try body() }
-        let budget = needed ? EvaluationBudget(limits) : nil
+        let budget = needed ? EvaluationBudget(limits, predicate: predicate) : nil
         install(budget)
         defer { install(previous) }
         return try withExtendedLifetime(budget) { () throws(E) -> T in try body() }
@@ -93,7 +101,7 @@ package final class EvaluationBudget {
         exceeded = PredicateEvaluationError(
             kind: .workLimit,
             message: "the query ran more than \(EvaluationLimits.grouped(max)) SQLite steps, its limit",
-            hint: "a SUBQUERY inside a SUBQUERY multiplies the work by each collection's size; simplify the predicate, or raise the limit (EvaluationLimits.maxSteps of the EntityQuery; pql: --max-steps, the REPL: .limits steps N)")
+            hint: WorkLimitHint.text(for: predicate, setting: "EvaluationLimits.maxSteps of the EntityQuery; pql: --max-steps, the REPL: .limits steps N"))
         return false
     }
 

@@ -47,7 +47,8 @@ struct EvaluationState {
         if steps > maxSteps || steps < 0 {
             throw EvalError(kind: .workLimit,
                             message: "the evaluation took more than \(EvaluationLimits.grouped(maxSteps)) steps, its limit",
-                            hint: "a SUBQUERY inside a SUBQUERY multiplies the work by each collection's size; simplify the predicate, or raise the limit (EvaluationLimits.maxSteps; pql: --max-steps, the REPL: .limits steps N)")
+                            hint: WorkLimitHint.text(for: EvaluationBudget.current?.predicate,
+                                                     setting: "EvaluationLimits.maxSteps; pql: --max-steps, the REPL: .limits steps N"))
         }
         if Task.isCancelled {
             throw EvalError(kind: .cancelled, message: "the evaluation was cancelled after \(EvaluationLimits.grouped(steps)) steps")

@@ -43,7 +43,7 @@ extension GroupQuery {
             counts.append(0)
             valued.append(Array(repeating: false, count: fresh.count))
         }
-        try EvaluationBudget.run(limits) { () throws(EvalError) in
+        try EvaluationBudget.run(limits, about: predicate) { () throws(EvalError) in
             for i in matches {
                 do throws(EvalError) {
                     try state.charge(keyReaders.count + argumentReaders.count)
@@ -98,8 +98,6 @@ extension GroupQuery {
             }
             return false
         }
-        let start = min(offset, rows.count)
-        let end = limit.map { min(rows.count, start + $0) } ?? rows.count
-        return rows[start..<end].map(plan.row)
+        return rows[PredicateQuery.page(of: rows.count, offset: offset, limit: limit)].map(plan.row)
     }
 }

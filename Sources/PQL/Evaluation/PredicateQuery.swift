@@ -65,9 +65,9 @@ public struct PredicateQuery: Sendable {
     public var predicate: PredicateNode
     /// The sort keys, most significant first; empty to keep the input order.
     public var sort: [SortRule]
-    /// How many sorted matches to skip before the first result.
+    /// How many sorted matches to skip before the first result (a negative one counts as 0).
     public var offset: Int
-    /// nil for no limit.
+    /// nil for no limit (a negative one counts as 0; `Int.max` is no limit).
     public var limit: Int?
     /// Values for the `$variables` the predicate reads.
     public var variables: [String: PredicateValue]
@@ -122,7 +122,7 @@ public struct PredicateQuery: Sendable {
             let compiler = EvaluatorCompiler(reader: reader, functions: functions)
             let readers = try sort.map { (rule) throws(EvalError) in try compiler.compileKeyPath(rule.keyPath) }
             var state = EvaluationState(variables: variables, limits: limits)
-            try EvaluationBudget.run(limits) { () throws(EvalError) in
+            try EvaluationBudget.run(limits, about: predicate) { () throws(EvalError) in
                 for i in matches {
                     var row: [PredicateValue] = []
                     do throws(EvalError) {
@@ -145,8 +145,6 @@ public struct PredicateQuery: Sendable {
             }
             matches = order.map { matches[$0] }
         }
-        let start = min(offset, matches.count)
-        let end = limit.map { min(matches.count, start + $0) } ?? matches.count
-        return Array(matches[start..<end])
+        return Array(matches[Self.page(of: matches.count, offset: offset, limit: limit)])
     }
 }

@@ -11,10 +11,13 @@ public enum ISO8601 {
     /// The instant an ISO-8601 date or date-time names, or nil if the text is not one.
     public static func date(from text: String) -> Date? {
         var s = text
-        return s.withUTF8 { parse($0) }.map { Date(timeIntervalSince1970: $0) }
+        return s.withUTF8 { parse($0) }.map { Date(timeIntervalSinceReferenceDate: $0) }
     }
 
-    /// Seconds since 1970, or nil if the text is not a complete ISO-8601 date-time.
+    /// Seconds since 2001-01-01T00:00:00Z (a `Date`'s own measure), or nil if the text is not
+    /// a complete ISO-8601 date-time. The whole seconds are counted exactly and the fraction is
+    /// read as decimal text, so that the result is the double nearest the instant written:
+    /// ``string(from:)`` writes every date in digits that read back as the same double.
     static func parse(_ b: UnsafeBufferPointer<UInt8>) -> Double? {
         var i = 0
         func digits(_ n: Int) -> Int? {
@@ -41,43 +44,46 @@ public enum ISO8601 {
         guard let year = digits(4), expect(UInt8(ascii: "-")), let month = digits(2), expect(UInt8(ascii: "-")),
               let day = digits(2), (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: sign * year)
         else { return nil }
-        var seconds = 0.0
+        var seconds = 0
+        var fraction: Range<Int> = 0..<0
         if i < b.count, b[i] == UInt8(ascii: "T") || b[i] == UInt8(ascii: "t") || b[i] == UInt8(ascii: " ") {
             i += 1
             guard let h = digits(2), expect(UInt8(ascii: ":")), let m = digits(2), h < 24, m < 60 else { return nil }
-            seconds = Double(h * 3600 + m * 60)
+            seconds = h * 3600 + m * 60
             if expect(UInt8(ascii: ":")) {
                 guard let sec = digits(2), sec < 61 else { return nil }
-                seconds += Double(sec)
+                seconds += sec
                 if i < b.count, b[i] == UInt8(ascii: ".") || b[i] == UInt8(ascii: ",") {
                     i += 1
-                    var scale = 0.1
-                    var any = false
-                    while i < b.count, b[i] >= 0x30, b[i] <= 0x39 {
-                        seconds += Double(b[i] - 0x30) * scale
-                        scale /= 10
-                        i += 1
-                        any = true
-                    }
-                    guard any else { return nil }
+                    let start = i
+                    while i < b.count, b[i] >= 0x30, b[i] <= 0x39 { i += 1 }
+                    guard i > start else { return nil }
+                    fraction = start..<i
                 }
             }
             if i < b.count {
                 if b[i] == UInt8(ascii: "Z") || b[i] == UInt8(ascii: "z") {
                     i += 1
                 } else if b[i] == UInt8(ascii: "+") || b[i] == UInt8(ascii: "-") {
-                    let offsetSign = b[i] == UInt8(ascii: "-") ? -1.0 : 1.0
+                    let offsetSign = b[i] == UInt8(ascii: "-") ? -1 : 1
                     i += 1
                     guard let oh = digits(2), oh < 24 else { return nil }
                     _ = expect(UInt8(ascii: ":"))
                     guard let om = digits(2), om < 60 else { return nil }
-                    seconds -= offsetSign * Double(oh * 3600 + om * 60)
+                    seconds -= offsetSign * (oh * 3600 + om * 60)
                 }
             }
         }
         guard i == b.count else { return nil }
-        return Double(daysFromCivil(year: sign * year, month: month, day: day)) * 86400 + seconds
+        // Years have at most four digits: the whole seconds fit an Int with room to spare.
+        let whole = daysFromCivil(year: sign * year, month: month, day: day) * 86400 + seconds - referenceDateSince1970
+        var fractionDigits = b[fraction]
+        while fractionDigits.last == UInt8(ascii: "0") { fractionDigits = fractionDigits.dropLast() }
+        return DecimalSeconds.value(whole: whole, fraction: String(decoding: fractionDigits, as: UTF8.self))
     }
+
+    /// 2001-01-01T00:00:00Z in seconds since 1970.
+    static let referenceDateSince1970 = 978_307_200
 
     static func daysIn(month: Int, year: Int) -> Int {
         switch month {
@@ -98,26 +104,27 @@ public enum ISO8601 {
         return era * 146097 + doe - 719468
     }
 
-    /// `2024-05-01T12:30:45Z`, or with milliseconds when the instant has them.
+    /// `2024-05-01T12:30:45Z`, in the proleptic Gregorian calendar (ISO 8601's, before 1582
+    /// too), with the fraction of a second the instant has: the fewest digits that
+    /// ``date(from:)`` reads back as the same `Date` (`2024-05-01T12:30:45.1234567Z`).
+    ///
+    /// ```swift
+    /// ISO8601.string(from: Date(timeIntervalSinceReferenceDate: -0.25))   // 2000-12-31T23:59:59.75Z
+    /// ```
     public static func string(from date: Date) -> String {
-        let t = date.timeIntervalSince1970
+        let t = date.timeIntervalSinceReferenceDate
         // Beyond ±100 million years (or NaN) there is no calendar date to print; give seconds.
-        guard t.isFinite, abs(t) < 3.1e15 else { return "\(date.timeIntervalSinceReferenceDate) seconds since 2001-01-01T00:00:00Z" }
-        // Round to whole microseconds first, so 0.9999996 s carries into the next second.
-        let micros = (t * 1_000_000).rounded()
-        let wholeSeconds = (micros / 1_000_000).rounded(.down)
-        var days = Int(wholeSeconds / 86400)
-        var secs = Int(wholeSeconds) - days * 86400
+        guard t.isFinite, abs(t) < 3.1e15 else { return "\(t) seconds since 2001-01-01T00:00:00Z" }
+        let (whole, fraction) = DecimalSeconds.parts(t)
+        let since1970 = whole + referenceDateSince1970
+        var days = since1970 / 86400
+        var secs = since1970 - days * 86400
         if secs < 0 { secs += 86400; days -= 1 }
         let (y, m, d) = civilFromDays(days)
-        var fraction = Int(micros - wholeSeconds * 1_000_000)
-        var s = String(format: "%04d-%02d-%02dT%02d:%02d:%02d", y, m, d, secs / 3600, secs / 60 % 60, secs % 60)
-        if fraction > 0 {
-            var digits = 6
-            while fraction % 10 == 0 { fraction /= 10; digits -= 1 }
-            s += "." + String(repeating: "0", count: digits - String(fraction).count) + String(fraction)
-        }
-        return s + "Z"
+        // A year before 1 is signed, as ISO 8601 writes it and parse(_:) reads it: -0044.
+        let year = y < 0 ? "-" + String(format: "%04d", -y) : String(format: "%04d", y)
+        let s = year + String(format: "-%02d-%02dT%02d:%02d:%02d", m, d, secs / 3600, secs / 60 % 60, secs % 60)
+        return s + (fraction.isEmpty ? "" : "." + fraction) + "Z"
     }
 
     /// Days since 1970-01-01 to a proleptic Gregorian (year, month, day), year 0 being 1 BC

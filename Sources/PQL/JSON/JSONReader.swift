@@ -43,8 +43,9 @@ public struct JSONReadError: Error, Hashable, Sendable, CustomStringConvertible,
 }
 
 /// Reads JSON text into ``PredicateValue``s: integers stay integers (`30` is `.int`, `30.0` is
-/// `.double`), integers beyond 64 bits become doubles, `null` is `.null`, and an object that is
-/// exactly `{"$date": "<ISO-8601>"}` is a date (decision D8).
+/// `.double`), integers beyond 64 bits become doubles, `null` is `.null`, an object that is
+/// exactly `{"$date": "<ISO-8601>"}` is a date (decision D8), and one that is exactly
+/// `{"$double": "nan"}` (`"inf"`, `"-inf"`, any number) a double, as ``PredicateValue/jsonText(keyOrder:)`` writes them.
 ///
 /// ```swift
 /// let v = try JSONReader.value(from: #"{"age": 30, "born": {"$date": "1994-05-01"}}"#)
@@ -189,6 +190,13 @@ public struct JSONReader {
             if b[i] == UInt8(ascii: ",") { i += 1; continue }
             if b[i] == UInt8(ascii: "}") { i += 1; break }
             throw fail("expected ',' or '}' in an object, found \(found())")
+        }
+        if out.count == 1, let d = out["$double"] {
+            // What jsonText() writes for the doubles JSON has no number for: NaN, ±infinity.
+            guard case .string(let text) = d, let x = Double(text) else {
+                throw fail("a {\"$double\": …} object needs a number written as a string, such as \"nan\", \"inf\", \"-inf\" or \"2.5\"", at: start).aboutAValue()
+            }
+            return .double(x)
         }
         if out.count == 1, let d = out["$date"] {
             let needed = "a {\"$date\": …} object needs an ISO-8601 date string such as \"2024-05-01T12:00:00Z\""

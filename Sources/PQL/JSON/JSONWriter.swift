@@ -2,8 +2,9 @@ import Foundation
 
 extension PredicateValue {
     /// The value as compact JSON, the form `pql` reads back: dates as `{"$date": "<ISO-8601>"}`,
-    /// data as base64 strings, NaN and infinities as `null`. Dictionary keys are sorted unless
-    /// `keyOrder` names them.
+    /// data as base64 strings, NaN and infinities as `{"$double": "nan"}`, `{"$double": "inf"}`
+    /// and `{"$double": "-inf"}` (the tagged form of `Codable`, which JSON has no number for),
+    /// negative zero as `-0.0`. Dictionary keys are sorted unless `keyOrder` names them.
     ///
     /// ```swift
     /// PredicateValue.dictionary(["name": "Zoë", "age": 30]).jsonText()   // {"age":30,"name":"Zoë"}
@@ -20,7 +21,9 @@ extension PredicateValue {
         case .bool(let b): out += b ? "true" : "false"
         case .int(let i): out += String(i)
         case .double(let d):
-            if !d.isFinite { out += "null" }
+            // Not null: a row that matched `a > 0` would show "a": null.
+            if !d.isFinite { out += "{\"$double\":\"\(d)\"}" }
+            else if d == 0 { out += d.sign == .minus ? "-0.0" : "0.0" }
             else if d == d.rounded(), abs(d) < 1e15 { out += String(Int64(d)) + ".0" }
             else { out += "\(d)" }
         case .decimal(let d): out += "\(d)"

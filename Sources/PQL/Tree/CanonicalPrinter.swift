@@ -320,11 +320,20 @@ enum CanonicalPrinter {
         out += d.description
     }
 
-    /// Double-quoted; only `\` and `"` are escaped (reference §7.2).
+    /// Double-quoted; `\` and `"` are escaped, and control characters other than a newline or
+    /// a tab (ESC, BEL, NUL, CR, DEL, the C1 controls) are written as `\u001B` (reference
+    /// §7.2): the text reads back as the same string, and printed text can never send an
+    /// escape sequence to a terminal.
     static func writeString(_ s: String, to out: inout String) {
         out += "\""
         for ch in s.unicodeScalars {
-            if ch == "\\" { out += "\\\\" } else if ch == "\"" { out += "\\\"" } else { out.unicodeScalars.append(ch) }
+            switch ch.value {
+            case 0x5C: out += "\\\\"
+            case 0x22: out += "\\\""
+            case 0x09, 0x0A: out.unicodeScalars.append(ch)
+            case 0..<0x20, 0x7F...0x9F: out += "\\u" + String(format: "%04X", ch.value)
+            default: out.unicodeScalars.append(ch)
+            }
         }
         out += "\""
     }

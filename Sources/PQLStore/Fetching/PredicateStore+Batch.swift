@@ -10,7 +10,7 @@ extension PredicateStore {
     @discardableResult
     public func batchUpdate(_ query: EntityQuery, set values: [String: PredicateValue]) throws(StoreError) -> Int {
         try placingErrors(of: query) { () throws(StoreError) -> Int in
-        try EvaluationBudget.run(query.limits, store: true) { () throws(StoreError) -> Int in try locked { () throws(StoreError) in
+        try EvaluationBudget.run(query.limits, store: true, about: query.predicate) { () throws(StoreError) -> Int in try locked { () throws(StoreError) in
             let e = try model.entity(named: query.entity)
             let plan = try InsertPlan(model: model, entity: e)
             var builder = try SelectBuilder(model: model, query: query, indexedColumns: indexedColumns())
@@ -43,7 +43,7 @@ extension PredicateStore {
     @discardableResult
     public func batchDelete(_ query: EntityQuery) throws(StoreError) -> Int {
         try placingErrors(of: query) { () throws(StoreError) -> Int in
-        try EvaluationBudget.run(query.limits, store: true) { () throws(StoreError) -> Int in try locked { () throws(StoreError) in
+        try EvaluationBudget.run(query.limits, store: true, about: query.predicate) { () throws(StoreError) -> Int in try locked { () throws(StoreError) in
             let e = try model.entity(named: query.entity)
             var builder = try SelectBuilder(model: model, query: query, indexedColumns: indexedColumns())
             let keys = try builder.keys()

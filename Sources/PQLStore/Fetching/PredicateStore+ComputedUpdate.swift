@@ -23,7 +23,7 @@ extension PredicateStore {
     @discardableResult
     public func batchUpdate(_ query: EntityQuery, computing expressions: [String: ExpressionNode]) throws(StoreError) -> Int {
         try placingErrors(of: query) { () throws(StoreError) -> Int in
-        try EvaluationBudget.run(query.limits, store: true) { () throws(StoreError) -> Int in try locked { () throws(StoreError) in
+        try EvaluationBudget.run(query.limits, store: true, about: query.predicate) { () throws(StoreError) -> Int in try locked { () throws(StoreError) in
             let e = try model.entity(named: query.entity)
             let plan = try InsertPlan(model: model, entity: e)
             let ordered = expressions.sorted { $0.key < $1.key }

@@ -143,16 +143,17 @@ extension PredicateStore {
     }
 
     /// ``reading(_:)`` with `limits` bounding the work of everything it runs.
-    func reading<T>(within limits: EvaluationLimits,
+    /// `predicate`, when given, is what a step-limit error's hint looks into.
+    func reading<T>(within limits: EvaluationLimits, about predicate: PredicateNode? = nil,
                     _ body: (SQLiteConnection, StoreModel, Set<IndexedColumn>?) throws(StoreError) -> T) throws(StoreError) -> T {
-        try EvaluationBudget.run(limits, store: true) { () throws(StoreError) -> T in try reading(body) }
+        try EvaluationBudget.run(limits, store: true, about: predicate) { () throws(StoreError) -> T in try reading(body) }
     }
 
     /// ``reading(within:_:)`` for `query`, an error that one of PQL's SQL functions raised
     /// placed at the sub-expression of the predicate it computes.
     func reading<T>(_ query: EntityQuery,
                     _ body: (SQLiteConnection, StoreModel, Set<IndexedColumn>?) throws(StoreError) -> T) throws(StoreError) -> T {
-        try placingErrors(of: query) { () throws(StoreError) -> T in try reading(within: query.limits, body) }
+        try placingErrors(of: query) { () throws(StoreError) -> T in try reading(within: query.limits, about: query.predicate, body) }
     }
 
     /// Runs `body`; an error that one of PQL's SQL functions raised while it ran `query` is

@@ -17,7 +17,7 @@ extension PredicateStore {
     }
 
     private func fetchGroups(_ group: GroupQuery, _ plan: GroupPlan) throws(StoreError) -> [[String: PredicateValue]] {
-        try reading(within: group.limits) { (connection, model, indexedColumns) throws(StoreError) in
+        try reading(within: group.limits, about: group.predicate) { (connection, model, indexedColumns) throws(StoreError) in
             let (st, kinds, _) = try GroupStatement.build(group, model: model, indexedColumns: indexedColumns)
             let s = try run(st, on: connection)
             // A cached statement left open would hold its read transaction (an old snapshot, and no checkpoints).

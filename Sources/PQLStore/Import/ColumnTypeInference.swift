@@ -186,7 +186,7 @@ package enum ColumnTypeInference {
     static func date(_ p: UnsafeBufferPointer<UInt8>) -> Date? {
         // Every ISO date has a '-' after a four-digit year; numbers and words fail fast here.
         guard p.count >= 10 else { return nil }
-        return ISO8601.secondsSince1970(utf8: p).map { Date(timeIntervalSince1970: $0) }
+        return ISO8601.secondsSinceReferenceDate(utf8: p).map { Date(timeIntervalSinceReferenceDate: $0) }
     }
 
     /// The cell's value as `type`, or nil if it does not fit (text that is not UTF-8 included).

@@ -11,7 +11,10 @@ enum CellText {
         case .double(let d): return d == d.rounded() && abs(d) < 1e15 ? String(format: "%.1f", d) : "\(d)"
         case .decimal(let d): return "\(d)"
         case .string(let s): return visible(s)
-        case .date(let d): return dateFormatter.string(from: d)
+        // PQL's own ISO 8601 text, as JSON Lines has it: proleptic Gregorian before 1582 (where
+        // Foundation's formatter switches to the Julian calendar) and every digit of the
+        // fraction that reads back as the same date, so a CSV export imports back unchanged.
+        case .date(let d): return ISO8601.string(from: d)
         case .data(let d): return "<\(d.count) bytes>"
         default: return v.jsonText()
         }
@@ -39,12 +42,6 @@ enum CellText {
         }
         return String(out)
     }
-
-    nonisolated(unsafe) static let dateFormatter: ISO8601DateFormatter = {
-        let f = ISO8601DateFormatter()
-        f.formatOptions = [.withInternetDateTime]
-        return f
-    }()
 
     /// Terminal cells `s` takes, character by character: CJK and emoji (ZWJ sequences, flags,
     /// variation selector 16 included) take two, combining marks and joiners none (see

@@ -32,9 +32,9 @@ enum DistinctCommand {
         if request.offset > 0 { footer += " after .offset \(request.offset)" }
         if s.timer { footer += " (\(ReplSession.duration(Date().timeIntervalSince(started))))" }
         if s.format == .table {
-            s.output((rows.isEmpty ? "" : text) + footer + "\n")
+            s.writeResult((rows.isEmpty ? "" : text) + TerminalText.visible(footer) + "\n")
         } else {
-            s.output(text)
+            s.writeResult(text)
             s.errorOutput(footer)
         }
     }

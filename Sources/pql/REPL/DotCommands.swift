@@ -257,6 +257,10 @@ enum DotCommands {
         }
         let valueText = argument[argument.index(after: eq)...].trimmingCharacters(in: .whitespaces)
         let expression = try ExpressionNode(format: valueText)
+        if let part = RowReadingPart.first(in: expression.substituting(s.variables)) {
+            throw ReplError("the value of $\(name) reads a row (\(part)), and .let has none: it would be nil",
+                            hint: "give a constant (.let $\(name) = 'Ann'), or write the key path in the predicate itself")
+        }
         let value: PredicateValue
         do { value = try SharedSemantics.evaluateConstant(expression.substituting(s.variables)) } catch {
             throw ReplError("the value of $\(name) must be a constant: \(error.message)", hint: "numbers, strings, {lists}, CAST(…), functions of constants, or other $variables")

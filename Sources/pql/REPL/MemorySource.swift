@@ -11,9 +11,17 @@ final class MemorySource: QuerySource {
     let records: [PredicateValue]
     /// Keys in the order they first appear, with the kind of their first non-nil value.
     let keys: [(name: String, type: String)]
+    /// The column that shows elements that are not objects (`1`, `"x"`, `null`, `[1, 2]`), as
+    /// `pql filter` shows them: `value` (`(value)` when a key is named so); nil when every
+    /// element is an object. Predicates read such an element as SELF.
+    let bareColumn: String?
+
+    /// The file read (for `.output`, which must not empty it), or nil for a stream.
+    let file: String?
 
     /// `data`: the contents when they were read already (a pipe, which cannot be read twice).
     init(url: URL, data: Data? = nil) throws {
+        self.file = data == nil ? url.path : nil
         let file = url.lastPathComponent
         var stem = url.deletingPathExtension().lastPathComponent
         if stem.hasSuffix(".csv") { stem = String(stem.dropLast(4)) }
@@ -22,6 +30,8 @@ final class MemorySource: QuerySource {
         let (records, header, document) = try Self.read(url, data: data)
         self.records = records
         self.keys = Self.keys(of: records, header: header, document: document)
+        let bare = records.contains { if case .dictionary = $0 { false } else { true } }
+        bareColumn = bare ? (keys.contains { $0.name == "value" } ? "(value)" : "value") : nil
         title = "\(file): \(records.count.formatted()) rows in memory"
     }
 
@@ -113,8 +123,21 @@ final class MemorySource: QuerySource {
 
     func entity(named n: String) -> EntityInfo? {
         guard n == name else { return nil }
-        return EntityInfo(name: name, attributes: keys.map { .init(name: $0.name, type: $0.type) },
+        return EntityInfo(name: name, attributes: columnNames.map { c in .init(name: c, type: keys.first { $0.name == c }?.type ?? "value") },
                           relationships: [], rowCount: records.count)
+    }
+
+    /// The columns a row shows: the keys, then ``bareColumn``.
+    var columnNames: [String] { keys.map(\.name) + (bareColumn.map { [$0] } ?? []) }
+
+    /// The values of `columns` for `record`: an object's keys, or for an element that is not
+    /// an object, itself in ``bareColumn`` and nil under every key.
+    func row(_ record: PredicateValue, columns: [String]) -> [PredicateValue] {
+        let isObject = if case .dictionary = record { true } else { false }
+        return columns.map { c in
+            if c == bareColumn { return isObject ? .null : record }
+            return isObject ? Self.value(at: c.split(separator: ".").map(String.init)[...], in: record) : .null
+        }
     }
 
     /// Key paths that name no key of any row are mistakes, as they would be in a store.
@@ -122,6 +145,10 @@ final class MemorySource: QuerySource {
         guard !keys.isEmpty else { return }
         let known = Set(keys.map(\.name))
         for path in KeyPathCollector.firstKeys(of: r.predicate) + r.sort.compactMap(\.keyPath.first) where !known.contains(path) && !path.hasPrefix("@") {
+            if path == bareColumn {
+                throw ReplError("'\(path)' is the column of the elements that are not objects, not a key",
+                                hint: "a predicate reads such an element as SELF: SELF == 1, SELF BEGINSWITH 'x'")
+            }
             // The caret goes under the first key path that starts with the key, where the parser saw it.
             let range = r.sourceMap?.range(ofFirstWhere: { item in
                 switch item {
@@ -144,7 +171,7 @@ final class MemorySource: QuerySource {
         let known = Set(keys.map(\.name))
         for path in keyPaths {
             let first = String(path.prefix { $0 != "." })
-            guard !known.contains(first) && !first.hasPrefix("@") else { continue }
+            guard !known.contains(first) && !first.hasPrefix("@") && path != bareColumn else { continue }
             throw ReplError("keypath '\(path)' not found in \(name)", hint: hint(for: first))
         }
     }
@@ -218,9 +245,7 @@ final class MemorySource: QuerySource {
         var query = PredicateQuery(r.predicate, sort: r.sort, offset: r.offset, limit: r.limit,
                                    variables: r.variables, limits: r.limits)
         query.sourceMap = r.sourceMap
-        let page = try evaluate(query)
-        let paths = columns.map { $0.split(separator: ".").map(String.init) }
-        return page.map { i in paths.map { Self.value(at: $0[...], in: records[i]) } }
+        return try evaluate(query).map { row(records[$0], columns: columns) }
     }
 
     /// A key path's value on a row: dictionaries by key, collections element by element.
@@ -235,6 +260,7 @@ final class MemorySource: QuerySource {
 
     func sql(_ r: QueryRequest) throws -> (sql: String, bindings: [String])? { nil }
     func plan(_ r: QueryRequest) throws -> [String]? { nil }
+    var protectedFiles: [String] { file.map { [$0] } ?? [] }
     func interrupt() { running.cancel() }
 }
 

@@ -33,10 +33,14 @@ protocol QuerySource: AnyObject {
     func checkKeyPaths(_ keyPaths: [String], entity: String) throws
     /// Stops a running query from another thread (a signal handler's flag is read here too).
     func interrupt()
+    /// The file this source read or keeps open, first, then the files SQLite keeps beside a
+    /// database: what `.output` and `.once` must never empty. None for a server.
+    var protectedFiles: [String] { get }
 }
 
 extension QuerySource {
     var parameterPrefix: String { "?" }
+    var protectedFiles: [String] { [] }
 }
 
 /// An entity as the REPL shows and completes it.

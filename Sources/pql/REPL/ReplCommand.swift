@@ -84,7 +84,8 @@ struct ReplCommand: ParsableCommand {
         if cancelsOnServer { ServerStore.cancelOnInterrupt() }
         if !noRC { StartupFile.run(in: session) }
         if !commands.isEmpty {
-            for command in commands where !session.quitRequested { session.handle(command) }
+            for command in commands where !session.quitRequested && EndingSignal.received == nil { session.handle(command) }
+            if let signal = EndingSignal.received { throw EndingSignal.exit(signal) }
             if cancelsOnServer && InterruptFlag.isRaised { throw ExitCode(130) }
             if session.failureCount > 0 { throw ExitCode(1) }
             return
@@ -92,11 +93,14 @@ struct ReplCommand: ParsableCommand {
         if session.quitRequested { return }
         if interactive, let editor = LineEditor(program: "pql", historyFile: noHistory ? nil : Self.historyFile) {
             LineEditor.installInterruptHandler { _ in InterruptFlag.raise() }
+            // A kill or a closed terminal stops the query as Ctrl-C does, then ends the session
+            // below, which gives the terminal its settings back.
+            EndingSignal.interruptFirst()
             editor.completer = { line, cursor in ReplCompletion(session: session).complete(line, cursor: cursor) }
             session.output(session.banner + "\n")
             if let problem = editor.historyProblem { Output.error("pql: \(problem) (set PQL_HISTORY to a file, or use --no-history)") }
             var pending = PendingInput()
-            loop: while true {
+            loop: while EndingSignal.received == nil {
                 switch editor.read(prompt: pending.isEmpty ? session.prompt : session.continuationPrompt) {
                 case .line(let line):
                     // An open bracket or quote: the entry goes on on the next line.
@@ -115,11 +119,16 @@ struct ReplCommand: ParsableCommand {
                     break loop
                 }
             }
+            // The terminal as the user had it, before pql ends (on a SIGTERM or SIGHUP too).
+            editor.releaseTerminal()
         } else {
-            session.runEntries(sequence(state: ()) { _ in Swift.readLine(strippingNewline: true) }, in: "standard input")
+            session.runEntries(sequence(state: ()) { _ in EndingSignal.received == nil ? Swift.readLine(strippingNewline: true) : nil },
+                               in: "standard input")
+            if let signal = EndingSignal.received { throw EndingSignal.exit(signal) }
             if cancelsOnServer && InterruptFlag.isRaised { throw ExitCode(130) }
             if session.failureCount > 0 { throw ExitCode(1) }
         }
+        if let signal = EndingSignal.received { throw EndingSignal.exit(signal) }
     }
 
     /// `$PQL_HISTORY`, else `$XDG_STATE_HOME/pql/history`, else `~/.local/state/pql/history`.

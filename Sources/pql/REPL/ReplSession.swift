@@ -26,7 +26,9 @@ final class ReplSession {
     let interactive: Bool
     /// ANSI styling in tables (`--color`, `NO_COLOR`); by default only at a terminal.
     var color: Bool
-    let output: (String) -> Void
+    /// Writes results as they are (their cells are escaped by the renderer where a format
+    /// needs it; CSV keeps its data).
+    let writeResult: (String) -> Void
     let errorOutput: (String) -> Void
     /// Whether the last line failed (scripts exit with 1 if any did).
     private(set) var failureCount = 0
@@ -39,11 +41,19 @@ final class ReplSession {
         self.color = interactive
         self.timer = interactive
         self.limit = interactive ? 20 : 0
-        self.output = output
+        self.writeResult = output
         self.errorOutput = errorOutput
     }
 
-    var prompt: String { "\(entity ?? "pql")> " }
+    /// Writes text for the person at the terminal (listings, settings, the SQL, the banner).
+    /// It quotes names from the file (a foreign SQLite file's tables and columns) and values
+    /// of the input: their control characters show as symbols (`␛`, `␇`), so that no file can
+    /// send escape sequences to the terminal.
+    func output(_ text: String) {
+        writeResult(TerminalText.visible(text))
+    }
+
+    var prompt: String { "\(TerminalText.visible(entity ?? "pql", keepingLineBreaks: false))> " }
 
     /// A count as a person reads it at a terminal (`111,279`), or as a script parses it (`111279`).
     func counted(_ n: Int) -> String { interactive ? n.formatted() : String(n) }
@@ -124,6 +134,9 @@ final class ReplSession {
 
     func request(_ text: String) throws -> QueryRequest {
         let (node, map) = try PredicateNode.parse(format: text)
+        try UnboundVariables.check(node, text: text, sourceMap: map, bound: Set(variables.keys)) { name in
+            "give it a value first: .let $\(name) = VALUE (.let lists the variables)"
+        }
         var r = QueryRequest(entity: try currentEntity(), text: text, predicate: node, sort: sort,
                              offset: offset, limit: limit == 0 ? nil : limit, variables: variables, limits: limits)
         r.sourceMap = map

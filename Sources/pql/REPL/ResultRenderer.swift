@@ -117,7 +117,10 @@ struct ResultRenderer {
         return lines.map { CellText.visible(String($0)).replacingOccurrences(of: "|", with: "\\|") }.joined(separator: "<br>")
     }
 
-    private func table(columns: [String], rows: [[PredicateValue]]) -> (text: String, hidden: [String]) {
+    private func table(columns names: [String], rows: [[PredicateValue]]) -> (text: String, hidden: [String]) {
+        // Column names come from the file (a foreign SQLite file's columns): shown as their
+        // cells are, control characters as symbols.
+        let columns = names.map { CellText.visible($0) }
         let boxed = format == .box
         let cells = rows.map { $0.map { v in CellText.truncated(v.isNull ? CellText.visible(nullText ?? "NULL") : CellText.text(v), to: maxCellWidth) } }
         var widths = columns.map { headers ? CellText.width(CellText.truncated($0, to: maxCellWidth)) : 0 }
@@ -198,12 +201,25 @@ final class RecordWriter {
             gathered.append(row)
         } else {
             buffer += renderer.line(row, columns: own ?? columns, index: count)
-            if buffer.utf8.count > 1 << 16 {
-                sink(buffer)
-                buffer = ""
-            }
+            flushIfLarge()
         }
         count += 1
+    }
+
+    /// Writes a value as a row of its own in JSON and JSON Lines (an element of a data file
+    /// that is not an object); the other formats take rows of columns (``write(_:columns:)``).
+    func write(element: PredicateValue) {
+        guard renderer.format == .json || renderer.format == .jsonl else { return write([element]) }
+        buffer += (renderer.format == .jsonl ? "" : count == 0 ? "[\n  " : ",\n  ") + element.jsonText()
+            + (renderer.format == .jsonl ? "\n" : "")
+        count += 1
+        flushIfLarge()
+    }
+
+    private func flushIfLarge() {
+        guard buffer.utf8.count > 1 << 16 else { return }
+        sink(buffer)
+        buffer = ""
     }
 
     func finish() {

@@ -13,7 +13,7 @@ enum SourceOpener {
                 Output.error("building the demo database in \(DemoDatabase.defaultPath) (first run only, a few seconds)…")
             }
             let store = try DemoDatabase.open(readOnly: true)
-            return StoreSource(store: store, title: "the nycflights13 demo (flights from New York City in 2013)")
+            return StoreSource(store: store, title: "the nycflights13 demo (flights from New York City in 2013)", path: DemoDatabase.defaultPath)
         }
         if ServerStore.isURL(path) {
             // The REPL only reads (PQL's SQL functions are installed when missing and allowed).
@@ -28,7 +28,7 @@ enum SourceOpener {
         if !isRegularFile(expanded) { return try openStream(path, expanded) }
         if isSQLite(expanded) {
             // The REPL only reads: the file, its journal mode and its directory stay as they were.
-            return StoreSource(store: try PredicateStore(path: expanded, readOnly: true), title: "\(path) (SQLite)")
+            return StoreSource(store: try PredicateStore(path: expanded, readOnly: true), title: "\(path) (SQLite)", path: expanded)
         }
         let lower = expanded.lowercased()
         let known = [".json", ".jsonl", ".ndjson", ".csv", ".zip", ".plist"]

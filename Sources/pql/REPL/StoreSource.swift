@@ -8,10 +8,16 @@ final class StoreSource: QuerySource {
     let title: String
     private var counts: [String: Int] = [:]
 
-    init(store: PredicateStore, title: String) {
+    /// The database file, for ``protectedFiles``.
+    let path: String?
+
+    init(store: PredicateStore, title: String, path: String?) {
         self.store = store
         self.title = title
+        self.path = path
     }
+
+    var protectedFiles: [String] { path.map { p in [p, p + "-wal", p + "-shm", p + "-journal"] } ?? [] }
 
     var entityNames: [String] { store.model.entities.filter { !$0.isAbstract }.map(\.name) }
 

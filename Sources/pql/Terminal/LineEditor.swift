@@ -85,8 +85,13 @@ final class LineEditor {
         case unusable(String)
     }
 
+    /// The first line libedit writes in a history file, and checks when it loads one.
+    static let historyCookie = "_HiStOrY_V2_\n"
+
     /// Whether `path` can be PQL's history file: absent (it will be created), or a regular file
-    /// no larger than ``historyByteLimit``.
+    /// no larger than ``historyByteLimit`` that is empty or a history file (libedit's first
+    /// line). Saving rewrites the whole file and makes it 0600, through a symbolic link too:
+    /// `PQL_HISTORY` naming a notes file emptied it of its lines.
     static func historyFileState(_ path: String) -> HistoryFileState {
         var info = stat()
         guard stat(path, &info) == 0 else {
@@ -94,12 +99,28 @@ final class LineEditor {
         }
         switch info.st_mode & S_IFMT {
         case S_IFREG:
-            return Int(info.st_size) > historyByteLimit ? .unusable("it holds \(Int(info.st_size) >> 20) MiB, more than a history file (\(historyByteLimit >> 20) MiB)") : .usable
+            if Int(info.st_size) > historyByteLimit {
+                return .unusable("it holds \(Int(info.st_size) >> 20) MiB, more than a history file (\(historyByteLimit >> 20) MiB)")
+            }
+            return info.st_size == 0 ? .usable : historyHeaderState(path)
         case S_IFDIR: return .unusable("it is a directory")
         case S_IFIFO: return .unusable("it is a pipe, not a regular file")
         case S_IFCHR, S_IFBLK: return .unusable("it is a device, not a regular file")
         default: return .unusable("it is not a regular file")
         }
+    }
+
+    /// A file that is not empty is used only when it begins as libedit's history files do.
+    private static func historyHeaderState(_ path: String) -> HistoryFileState {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard fd >= 0 else { return .unusable(String(cString: strerror(errno)).lowercased()) }
+        defer { close(fd) }
+        var header = [UInt8](repeating: 0, count: historyCookie.utf8.count)
+        let n = pread(fd, &header, header.count, 0)
+        guard n == header.count, header == Array(historyCookie.utf8) else {
+            return .unusable("it is not a history file (pql's begin with the line _HiStOrY_V2_), and saving would replace what it holds")
+        }
+        return .usable
     }
 
     deinit {
@@ -248,6 +269,11 @@ final class LineEditor {
             return columns
         }
         return nil
+    }
+
+    /// Gives the terminal its own settings back for good: the session is over.
+    func releaseTerminal() {
+        _ = pql_terminal_release()
     }
 
     /// Runs `body` (a pager, which expects the terminal as the user set it) with the terminal's
