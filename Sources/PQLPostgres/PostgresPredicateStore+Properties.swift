@@ -43,9 +43,8 @@ extension PostgresPredicateStore {
                 return out
             }
             guard distinct else { return rows }
-            let start = min(query.offset, rows.count)
-            let end = query.limit.map { min(rows.count, start + max(0, $0)) } ?? rows.count
-            return Array(rows[start..<end])
+            // Never offset + limit: `--offset 1 --limit 9223372036854775807` overflowed it.
+            return Array(rows[PredicateQuery.page(of: rows.count, offset: query.offset, limit: query.limit)])
         } catch {
             throw error.placedAtSourceNode(of: query.sourceMap)
         }
