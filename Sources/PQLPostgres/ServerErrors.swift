@@ -10,10 +10,7 @@ enum ServerErrors {
     static func storeError(_ error: any Error, doing what: String) -> StoreError {
         if let e = error as? StoreError { return e }
         if error is CancellationError { return cancelled("\(what) was cancelled") }
-        if error is ConnectionClosedError {
-            return StoreError(.server, "\(what): the PostgreSQL server closed the connection",
-                              hint: "the server restarted or ended the session (pg_terminate_backend, idle_session_timeout); what an unfinished transaction wrote is rolled back; run the call again")
-        }
+        if error is ConnectionClosedError { return closed(what) }
         if let e = error as? PSQLError {
             if let info = e.serverInfo {
                 let state = info[.sqlState] ?? ""
@@ -47,9 +44,9 @@ enum ServerErrors {
             case .connectionError where e.underlying.map(Self.isConnectTimeout) == true:
                 return StoreError(.timedOut, "\(what): the server did not answer within the time allowed to connect",
                                   hint: "check the host and port, and that the server is not overloaded; connect_timeout=SECONDS in the URL (or PostgresWaitLimits.connecting) waits longer")
-            case .clientClosedConnection:
-                return StoreError(.server, "\(what): the connection to the PostgreSQL server was closed", hint: "run the call again")
-            case .connectionError, .serverClosedConnection, .poolClosed:
+            case .clientClosedConnection, .serverClosedConnection:
+                return closed(what)
+            case .connectionError, .poolClosed:
                 let underlying = e.underlying.map { ": " + unreachable($0) } ?? ""
                 return StoreError(.server, "\(what): cannot reach the PostgreSQL server\(underlying)",
                                   hint: "check the host, port and that the server is running (pg_isready)")
@@ -103,6 +100,14 @@ enum ServerErrors {
         default:
             return nil
         }
+    }
+
+    /// A connection that closed under a call: the server ended the session (a restart,
+    /// `pg_terminate_backend`, `idle_session_timeout`), or PostgresNIO closed it after the
+    /// server's fatal error.
+    static func closed(_ what: String) -> StoreError {
+        StoreError(.server, "\(what): the connection to the PostgreSQL server was closed",
+                   hint: "the server restarted or ended the session (pg_terminate_backend, idle_session_timeout); what an unfinished transaction wrote is rolled back; run the call again")
     }
 
     /// Why a connection could not be opened, in words: NIO's own descriptions name its types
@@ -173,6 +178,8 @@ enum ServerErrors {
         // PQL's functions missing: a store that never ran installFunctions() on this database.
         case "3F000", "42883": return "PQL's SQL functions ([c]/[d]/[cd] folds, arithmetic, uppercase:, …) are missing: call installFunctions() once on this database (pql does it when the role may)"
         case "23505": return "another record already has this value of a unique attribute (the message names it)"
+        // The session ended under the call: the server's word for it, when it could say one.
+        case "57P01", "57P02": return "the server restarted or ended the session (pg_terminate_backend); what an unfinished transaction wrote is rolled back; run the call again"
         case "25P02": return "an earlier statement of the transaction failed outside a call's savepoint (a cancelled statement); nothing of the transaction was written: run it again"
         // Date arithmetic in a predicate (date + seconds) past PostgreSQL's timestamps, which
         // memory and SQLite compute (dates there are doubles): a documented difference.

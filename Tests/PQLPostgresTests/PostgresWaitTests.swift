@@ -11,8 +11,9 @@ import Testing
 /// throws at once, the waits for a connection and for a free connection of the pool are
 /// bounded (`PostgresWaitLimits`), a call waiting for its turn in a transaction ends with its
 /// task's cancellation, and a statement that ignores cancel requests loses its connection.
-/// Each test waits for the store with a deadline of its own, so that a regression fails it
-/// instead of hanging the suite.
+/// Each test waits for the store with a deadline of its own (generous: the suite's other tests
+/// can keep the cooperative pool busy for a long while), so that a regression fails it instead
+/// of hanging the suite; the assertions are about what ends and how, not how fast.
 @Suite struct PostgresWaitTests {
     /// `body`'s outcome, or nil when it has not ended after `seconds` (the task is left behind).
     static func ended<T: Sendable>(within seconds: Double, _ body: @escaping @Sendable () async throws -> T) async -> Result<T, any Error>? {
@@ -72,7 +73,7 @@ import Testing
             for try await row in try await victim.statement("SELECT pg_backend_pid()", logger: Self.quiet) { pid = try row.decode(Int32.self) }
             try await killer.run("SELECT pg_terminate_backend(\(pid))", logger: Self.quiet)
             if delay > 0 { try await Task.sleep(for: .milliseconds(delay)) }
-            let outcome = await Self.ended(within: 10) { try await victim.run("SELECT 1", logger: Self.quiet) }
+            let outcome = await Self.ended(within: 180) { try await victim.run("SELECT 1", logger: Self.quiet) }
             switch outcome {
             case nil: Issue.record("a statement on a closed connection waited for ever (delay \(delay) ms)")
             case .success?: Issue.record("a statement on a closed connection succeeded")
@@ -90,7 +91,7 @@ import Testing
         try await TestServer.withStore(model: PeopleSchema.model) { store, schema in
             _ = try await store.createTables()
             try await store.installFunctions()
-            let outcome = await Self.ended(within: 60) { () async throws -> Int in
+            let outcome = await Self.ended(within: 180) { () async throws -> Int in
                 try await store.transaction { (tx) throws(StoreError) in
                     _ = try await tx.insert("Person", ["name": "Ann"])
                     let pid = try await tx.rows("SELECT pg_backend_pid()::text")[0][0]!
@@ -104,7 +105,9 @@ import Testing
             case .failure(let e)?:
                 let error = try #require(e as? StoreError, "\(e)")
                 #expect(error.kind == .server, "\(error)")
-                #expect(error.message.contains("closed the connection") || error.message.contains("terminat"), "\(error)")
+                // Whichever came first: the server's last word, or the close itself.
+                #expect(error.message.contains("the connection to the PostgreSQL server was closed") || error.message.contains("SQLSTATE 57P01"), "\(error)")
+                #expect(error.hint?.contains("run the call again") == true, "\(error)")
             }
             #expect(try await store.count("Person") == 0)
             // The store goes on: the pool opens new connections.
@@ -123,7 +126,7 @@ import Testing
             let store = try await PostgresPredicateStore(url: url, model: PeopleSchema.model, schema: role, functionSchema: role, waitLimits: limits)
             #expect(store.waitLimits.connectionWait == .seconds(1))
             _ = try await store.createTables()
-            let outcome = await Self.ended(within: 30) { () async throws -> Int in
+            let outcome = await Self.ended(within: 180) { () async throws -> Int in
                 try await store.transaction { (tx) throws(StoreError) in
                     _ = try await tx.insert("Person", ["name": "Ann"])
                     // The outer store needs a second connection, which the server refuses.
@@ -157,8 +160,7 @@ import Testing
         let listener = try SilentListener()
         defer { listener.close() }
         let url = "postgres://nobody:x@127.0.0.1:\(listener.port)/db?sslmode=disable&connect_timeout=2"
-        let started = ContinuousClock.now
-        let outcome = await Self.ended(within: 30) { try await PostgresPredicateStore(url: url, model: try StoreModel([])) }
+        let outcome = await Self.ended(within: 180) { try await PostgresPredicateStore(url: url, model: try StoreModel([])) }
         switch outcome {
         case nil: Issue.record("connecting to a silent server waited for ever")
         case .success?: Issue.record("a silent server was taken for PostgreSQL")
@@ -167,7 +169,6 @@ import Testing
             #expect(error.kind == .timedOut, "\(error)")
             #expect(error.message.contains("did not answer within 2 s"), "\(error)")
             #expect(!error.message.contains(":x@"), "the password shows: \(error)")
-            #expect(ContinuousClock.now - started < .seconds(15))
         }
         // libpq's reading of the parameter.
         #expect(try PostgresConnectionURL("postgres://h/db?connect_timeout=1").connectTimeout == .seconds(2))
@@ -180,23 +181,22 @@ import Testing
     /// A call waiting for its turn on a transaction's connection, behind a slow statement,
     /// ends when its task is cancelled, not when the slow statement does.
     @Test func aCallWaitingForItsTurnInATransactionEndsWithItsCancellation() async throws {
-        try await PostgresStreamingTests.withSlowStatement { (pg, _, slow) async throws in
+        try await PostgresStreamingTests.withSlowStatement { (pg, schema, slow) async throws in
             try await pg.transaction { (tx) async throws in
+                // The slow count (minutes) holds the transaction's connection first…
                 let slowCount = Task { try await tx.count(slow) }
-                try await Task.sleep(for: .milliseconds(300))
+                #expect(try await PostgresCommandLine.waitForStatement(containing: schema, running: true))
+                // …so this call waits for its turn, until its task is cancelled.
                 let waiting = Task { try await tx.count(EntityQuery("Person")) }
                 try await Task.sleep(for: .milliseconds(200))
-                let cancelledAt = ContinuousClock.now
                 waiting.cancel()
-                let outcome = await Self.ended(within: 60) { try await waiting.value }
-                let waited = ContinuousClock.now - cancelledAt
-                switch outcome {
+                switch await Self.ended(within: 180, { try await waiting.value }) {
                 case nil: Issue.record("a cancelled call waited for ever for its turn")
-                case .success?: break   // it may have had its turn already on a fast machine
-                case .failure(let e)?:
-                    #expect((e as? StoreError)?.kind == .cancelled, "\(e)")
-                    #expect(waited < .seconds(5), "ended \(waited) after its cancellation")
+                case .success?: Issue.record("the call had its turn while the slow count held the connection")
+                case .failure(let e)?: #expect((e as? StoreError)?.kind == .cancelled, "\(e)")
                 }
+                // It ended by its cancellation, not by the slow count's end: that still runs.
+                #expect(try await PostgresCommandLine.waitForStatement(containing: schema, running: true))
                 slowCount.cancel()
                 _ = await slowCount.result
             }
@@ -216,13 +216,12 @@ import Testing
         }
         #expect(setting == "5s")
         let marker = "pql_dead_client_" + UUID().uuidString.prefix(8)
-        let sleeping = Task { try? await client.run(PostgresQuery(unsafeSQL: "SELECT pg_sleep(120) AS \(marker)"), logger: Self.quiet) }
+        let sleeping = Task { try? await client.run(PostgresQuery(unsafeSQL: "SELECT pg_sleep(3600) AS \(marker)"), logger: Self.quiet) }
         #expect(try await PostgresCommandLine.waitForStatement(containing: marker, running: true))
         // The socket closed with no word to the server, as when the process is killed.
         _ = client.close() as EventLoopFuture<Void>
-        let closedAt = ContinuousClock.now
+        // An hour's sleep that ends: the server noticed its client had gone.
         #expect(try await PostgresCommandLine.waitForStatement(containing: marker, running: false))
-        #expect(ContinuousClock.now - closedAt < .seconds(30))
         _ = await sleeping.value
     }
 
@@ -232,7 +231,7 @@ import Testing
         try await TestServer.withStore(setup: ["""
             CREATE FUNCTION $SCHEMA.stubborn() RETURNS int LANGUAGE plpgsql AS $$
             BEGIN
-                FOR i IN 1..600 LOOP
+                FOR i IN 1..36000 LOOP
                     BEGIN PERFORM pg_sleep(0.1); EXCEPTION WHEN query_canceled THEN NULL; END;
                 END LOOP;
                 RETURN 1;
@@ -244,15 +243,16 @@ import Testing
                                                            functionSchema: schema, waitLimits: limits)
             let call = Task { try await limited.rows("SELECT \(quote(schema)).stubborn()::text") }
             #expect(try await PostgresCommandLine.waitForStatement(containing: "stubborn", running: true))
-            let cancelledAt = ContinuousClock.now
             call.cancel()
-            let outcome = await Self.ended(within: 30) { try await call.value }
+            let outcome = await Self.ended(within: 180) { try await call.value }
             switch outcome {
             case nil: Issue.record("a call whose statement ignores cancel requests waited for ever")
             case .success?: Issue.record("the stubborn statement finished")
             case .failure(let e)?:
+                // An hour's statement that swallows every cancel: the call ended because PQL
+                // closed its connection once `cancelling` had passed.
                 #expect((e as? StoreError)?.kind == .cancelled, "\(e)")
-                #expect(ContinuousClock.now - cancelledAt < .seconds(10))
+                #expect((e as? StoreError)?.message.contains("closed the statement's connection") == true, "\(e)")
             }
             // The server ends the orphaned statement when it next checks the client.
             #expect(try await PostgresCommandLine.waitForStatement(containing: "stubborn", running: false))
