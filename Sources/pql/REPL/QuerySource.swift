@@ -33,10 +33,18 @@ protocol QuerySource: AnyObject {
     func checkKeyPaths(_ keyPaths: [String], entity: String) throws
     /// Stops a running query from another thread (a signal handler's flag is read here too).
     func interrupt()
+    /// Tables model inference left out, each with the reason (none in a file read into memory).
+    var skippedTables: [String: String] { get }
 }
 
 extension QuerySource {
     var parameterPrefix: String { "?" }
+    var skippedTables: [String: String] { [:] }
+
+    /// One line per left-out table, `left out: NAME: REASON`, for the banner and `.entities`.
+    var skippedTableLines: [String] {
+        skippedTables.sorted { $0.key < $1.key }.map { "left out: \($0.key): \($0.value)" }
+    }
 }
 
 /// An entity as the REPL shows and completes it.
