@@ -55,28 +55,37 @@ extension PostgresPredicateStore {
 
     private func load(into entity: String, columns: ImportColumns,
                       rows: @escaping @Sendable (_ types: [AttributeType], _ emit: ([PredicateValue]) throws(StoreError) -> Void) throws(StoreError) -> Void) async throws(StoreError) -> Int {
-        let model = self.model
-        let table = model.entities.first { $0.name == entity }.map { model.root($0).table } ?? entity
+        let known = self.model
+        let table = known.entities.first { $0.name == entity }.map { known.root($0).table } ?? entity
         for name in columns.names + [entity, table] where name.isEmpty || name.contains("\"") || name.utf8.contains(0) || name.utf8.count > 63 {
             throw StoreError(.importFailed, "'\(name)' cannot name a PostgreSQL \(name == entity ? "table" : "column") PQL imports into",
                              hint: "use a name of 1 to 63 bytes without double quotes")
         }
-        let (target, added) = try importModel(model, entity, columns)
-        let e = try target.entity(named: entity)
-        let root = target.root(e)
-        let attributes = target.allAttributes(e)
-        var types = columns.names.map { name in attributes.first { $0.name == name }?.type ?? .string }
-        var names = columns.names.map { name in attributes.first { $0.name == name }?.column ?? name }
-        let entityNumber = target.isInheritanceTree(root) ? target.entityNumber(e) : nil
-        if entityNumber != nil {
-            names.append(StoreSchemaNames.entityColumn)
-            types.append(.integer64)
-        }
-        let converted = Array(types.prefix(columns.names.count))
-        let tables = try PostgresSchemaDDL.tables(target, schema: schema)
+        // Refused before a connection is taken when the model this store knows refuses it.
+        _ = try importModel(known, entity, columns)
         let schema = self.schema
-        let count = try await transaction("importing into \(entity)") { connection in
+        let given = modelIsGiven
+        let (count, target) = try await transaction("importing into \(entity)") { connection -> (Int, StoreModel) in
+            // One schema change at a time; then the model as the database has it now: another
+            // import may have saved one since this store read it, and a model saved from the
+            // older reading would drop the entities and attributes that import added.
+            try await connection.run("SELECT pg_advisory_xact_lock(hashtext('pql.schema.' || \(schema)))", logger: self.logger)
+            var model = known
+            if !given, let saved = try await self.savedModel(on: connection), saved != known { model = saved }
+            let (target, added) = try self.importModel(model, entity, columns)
+            let e = try target.entity(named: entity)
+            let root = target.root(e)
+            let attributes = target.allAttributes(e)
+            var types = columns.names.map { name in attributes.first { $0.name == name }?.type ?? .string }
+            var names = columns.names.map { name in attributes.first { $0.name == name }?.column ?? name }
+            let entityNumber = target.isInheritanceTree(root) ? target.entityNumber(e) : nil
+            if entityNumber != nil {
+                names.append(StoreSchemaNames.entityColumn)
+                types.append(.integer64)
+            }
+            let converted = Array(types.prefix(columns.names.count))
             if target != model {
+                let tables = try PostgresSchemaDDL.tables(target, schema: schema)
                 _ = try await self.createTables(tables, model: target, on: connection)
                 for a in added {
                     try await connection.run(PostgresQuery(unsafeSQL: "ALTER TABLE \(self.qualified(root.table)) ADD COLUMN \(quote(a.column)) \(PostgresSchemaDDL.columnType(a.type))"), logger: self.logger)
@@ -96,9 +105,9 @@ extension PostgresPredicateStore {
                     try await writer.write(ByteBuffer(bytes: chunk))
                 }
             }
-            return producer.rowCount
+            return (producer.rowCount, target)
         }
-        if target != model { setModel(target) }
+        if target != known { setModel(target) }
         return count
     }
 
@@ -121,14 +130,14 @@ extension PostgresPredicateStore {
             if added.isEmpty { return (model, []) }
             var grown = existing
             grown.attributes += added
-            return (try StoreModel(model.entities.map { $0.name == existing.name ? grown : $0 }, templates: model.templates), added)
+            return (try StoreModel(model.entities.map { $0.name == existing.name ? grown : $0 }, templates: model.templates, names: .postgreSQL), added)
         }
         if let c = columns.names.first(where: { $0 == "Z_PK" }) {
             throw StoreError(.importFailed, "column '\(c)' names the key of the table the import creates",
                              hint: "rename the column '\(c)' in the file")
         }
         let attributes = columns.names.enumerated().map { ModelAttribute($1, columns.types[$0], isOptional: true) }
-        return (try StoreModel(model.entities + [ModelEntity(entity, attributes: attributes)], templates: model.templates), [])
+        return (try StoreModel(model.entities + [ModelEntity(entity, attributes: attributes)], templates: model.templates, names: .postgreSQL), [])
     }
 
     /// Runs synchronous work (reading a file) on a dispatch queue, off Swift's cooperative pool.

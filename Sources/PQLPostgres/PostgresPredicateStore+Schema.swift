@@ -74,20 +74,31 @@ extension PostgresPredicateStore {
         let json: String?
         do {
             json = try await lease.withConnection("reading the saved model") { connection -> String? in
-                var exists = false
-                for try await row in try await connection.statement("SELECT to_regclass(quote_ident(\(schema)) || '.' || quote_ident(\(StoreSchemaNames.metadataTable))) IS NOT NULL", logger: logger) {
-                    exists = try row.decode(Bool.self)
-                }
-                guard exists else { return nil }
-                let sql = "SELECT value FROM \(quote(schema)).\(quote(StoreSchemaNames.metadataTable)) WHERE name = 'model'"
-                var value: String? = nil
-                for try await row in try await connection.statement(PostgresQuery(unsafeSQL: sql), logger: logger) { value = try row.decode(String.self) }
-                return value
+                try await savedModelText(on: connection, schema: schema, logger: logger)
             }
         } catch {
             throw ServerErrors.storeError(error, doing: "reading the saved model")
         }
         guard let json else { return nil }
-        return try StoreModel(json: Data(json.utf8))
+        return try StoreModel(json: Data(json.utf8), names: .postgreSQL)
+    }
+
+    /// The model PQL saved in the store's schema, read on `connection` (inside a transaction,
+    /// as that transaction sees it), or nil when it holds none.
+    func savedModel(on connection: PostgresConnection) async throws -> StoreModel? {
+        guard let json = try await Self.savedModelText(on: connection, schema: schema, logger: logger) else { return nil }
+        return try StoreModel(json: Data(json.utf8), names: .postgreSQL)
+    }
+
+    private static func savedModelText(on connection: PostgresConnection, schema: String, logger: Logger) async throws -> String? {
+        var exists = false
+        for try await row in try await connection.statement("SELECT to_regclass(quote_ident(\(schema)) || '.' || quote_ident(\(StoreSchemaNames.metadataTable))) IS NOT NULL", logger: logger) {
+            exists = try row.decode(Bool.self)
+        }
+        guard exists else { return nil }
+        let sql = "SELECT value FROM \(quote(schema)).\(quote(StoreSchemaNames.metadataTable)) WHERE name = 'model'"
+        var value: String? = nil
+        for try await row in try await connection.statement(PostgresQuery(unsafeSQL: sql), logger: logger) { value = try row.decode(String.self) }
+        return value
     }
 }

@@ -56,6 +56,10 @@ public final class PostgresPredicateStore: Sendable {
 
     /// Shared with the stores a `transaction(_:)` hands its body, whose imports may grow it.
     private let state: SharedModel
+    /// Whether the model was given when the store opened, rather than read from the database
+    /// (saved or inferred): an import then keeps it, where it otherwise takes the model
+    /// another process saved since.
+    let modelIsGiven: Bool
     /// The `client.run()` task of a store opened from a URL; nil for a client the caller runs.
     private let runner: Task<Void, Never>?
     /// Backend process ids by connection, for `pg_cancel_backend`.
@@ -179,6 +183,7 @@ public final class PostgresPredicateStore: Sendable {
             opened = (inferred.model, inferred.skipped, inferred.skippedColumns)
         }
         self.state = SharedModel(opened.0)
+        self.modelIsGiven = model != nil
         self.skippedTables = opened.1
         self.skippedColumns = opened.2
         self.pinned = nil
@@ -195,6 +200,7 @@ public final class PostgresPredicateStore: Sendable {
         skippedTables = store.skippedTables
         skippedColumns = store.skippedColumns
         state = store.state
+        modelIsGiven = store.modelIsGiven
         logger = store.logger
         pinned = connection
         indexCatalog = store.indexCatalog

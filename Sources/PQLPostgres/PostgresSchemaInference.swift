@@ -158,6 +158,6 @@ enum PostgresSchemaInference {
             entities[ti].relationships.append(ModelRelationship(inverse, toMany: fk.table, inverse: name,
                                                                 deleteRule: SchemaInference.deleteRule(onDelete)))
         }
-        return (try StoreModel(entities), skipped, skippedColumns)
+        return (try StoreModel(entities, names: .postgreSQL), skipped, skippedColumns)
     }
 }

@@ -54,7 +54,7 @@ struct DemoCommand: ParsableCommand {
         guard let existing = try Self.existingModel(url, demo: model, columns: columns) else { return }
         // The database's other entities stay in the model PQL saves there.
         let merged: StoreModel
-        do { merged = try StoreModel(existing.entities + model.entities, templates: existing.templates + model.templates) } catch {
+        do { merged = try StoreModel(existing.entities + model.entities, templates: existing.templates + model.templates, names: .postgreSQL) } catch {
             throw error.userFacing
         }
         let s = try ServerStore.open(url, model: merged, writing: true)

@@ -114,7 +114,7 @@ struct FilterCommand: ParsableCommand {
         } catch {
             // Well-formed JSON with a {"$date": …} that is no date is not "invalid JSON".
             if error.isAboutAValue {
-                throw UserFacingError(text: "error: \(file ?? "standard input") holds a value PQL cannot read: \(error)\nhint: fix it there: write dates in ISO-8601, as in {\"$date\": \"2024-05-01T12:00:00Z\"}")
+                throw UserFacingError(text: "error: \(file ?? "standard input") holds a value PQL cannot read: \(error)\nhint: fix it there: \(error.valueHint(otherwise: "write dates in ISO-8601, as in {\"$date\": \"2024-05-01T12:00:00Z\"}"))")
             }
             throw UserFacingError(text: "error: \(file ?? "standard input") is not valid JSON: \(error)\nhint: fix it there: pql reads a JSON array of objects, or JSON Lines (one object per line)")
         }

@@ -64,7 +64,7 @@ struct PredicateValueOptions: ParsableArguments {
         let message = "\(option): \(error.message)"
         let range = SourceRange(offset: error.offset, length: 1, line: error.line, column: error.column)
         return UserFacingError(text: CaretRenderer.render(message: message, source: json, range: range,
-                                                          hint: "write an ISO-8601 date, as in {\"$date\": \"2024-05-01T12:00:00Z\"} or {\"$date\": \"2024-05-01\"}"))
+                                                          hint: error.valueHint(otherwise: "write an ISO-8601 date, as in {\"$date\": \"2024-05-01T12:00:00Z\"} or {\"$date\": \"2024-05-01\"}")))
     }
 
     /// Every `$variable` the predicate reads has a `--var` (checked before any record is read).

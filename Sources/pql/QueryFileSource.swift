@@ -7,13 +7,28 @@ import PQLStore
 /// the same flags as on a store.
 extension QueryCommand {
     /// The data file `path` names (by its extension), read into memory; nil for `:demo:`, an
-    /// SQLite database, or a path that names no regular file (the store reports those: a FIFO
-    /// would block here until a writer came).
+    /// SQLite database, a directory or a missing file (the store reports those). A FIFO named
+    /// `*.json`, `*.jsonl` or `*.ndjson`, or process substitution (`<(gunzip -c people.json.gz)`,
+    /// `/dev/fd/N`), is read to its end as JSON, as the REPL reads one; another FIFO stays the
+    /// store's to refuse (reading one nothing writes to would wait for ever). A device
+    /// (`/dev/zero` never ends) or a socket named like a data file is refused.
     static func memorySource(_ path: String) throws -> MemorySource? {
         guard path != StoreLocation.demo else { return nil }
         let expanded = (path as NSString).expandingTildeInPath
-        // Other files (an empty one, any other extension) stay the store's to open or refuse, as before.
         let lower = expanded.lowercased()
+        if let special = InputFile.special(expanded) {
+            let json = [".json", ".jsonl", ".ndjson"].contains { lower.hasSuffix($0) }
+            let substituted = ["/dev/fd/", "/proc/self/fd/", "/dev/stdin"].contains { expanded.hasPrefix($0) }
+            if special.isPipe && (json || substituted) {
+                do { return try SourceOpener.openStream(path, expanded) as? MemorySource } catch { throw Self.userFacing(error) }
+            }
+            guard json || [".csv", ".zip", ".plist"].contains(where: { lower.hasSuffix($0) }) else { return nil }
+            if special.isPipe {
+                throw UserFacingError(text: "error: '\(path)' is a pipe, and pql query reads only JSON arrays and JSON Lines from a pipe\nhint: save CSV, ZIP and property-list data to a file and query that")
+            }
+            throw UserFacingError(text: "error: '\(path)' is \(special.kind), not a data file or a database\nhint: give a file, or pipe JSON in: pql query <(command)")
+        }
+        // Other files (an empty one, any other extension) stay the store's to open or refuse, as before.
         guard SourceOpener.isRegularFile(expanded), !SourceOpener.isSQLite(expanded),
               [".json", ".jsonl", ".ndjson", ".csv", ".zip", ".plist"].contains(where: { lower.hasSuffix($0) }) else { return nil }
         do {

@@ -35,7 +35,7 @@ struct ImportCommand: ParsableCommand {
         commandName: "import",
         abstract: "Load a JSON array, JSON Lines or CSV file into an entity of an SQLite store or a PostgreSQL database.",
         discussion: """
-        Creates STORE if it does not exist, and the entity if the store's model lacks it, with attribute types inferred from the data (integers, doubles, booleans, ISO-8601 dates, strings; no number is rounded). Into an existing entity, a column or key it lacks becomes a new optional attribute of the inferred type (the store migrates, as when it is opened with a model that gained an attribute). In CSV, NA and empty fields are NULL. The file is read as a stream, twice (types, then rows), in bounded memory whatever its size. The rows, the new entity and the store's model are written in one transaction: on any error, none are, and a store the import created is removed.
+        Creates STORE if it does not exist, and the entity if the store's model lacks it, with attribute types inferred from the data (integers, doubles, booleans, ISO-8601 dates, strings; no number is rounded). Into an existing entity, a column or key it lacks becomes a new optional attribute of the inferred type (the store migrates, as when it is opened with a model that gained an attribute). In CSV, NA and empty fields are NULL. The file is read as a stream, twice (types, then rows), in bounded memory whatever its size, so it must be a regular file, not a pipe. The rows, the new entity and the store's model are written in one transaction: on any error, none are. A new store is built beside STORE and put in place when complete: a failed import leaves the path as it was, and of two imports creating one store, the second goes into the store the first made.
 
         STORE may be a PostgreSQL URL, postgres://user:password@host:port/database (or postgresql://): the rows go through COPY, into a new table (its model saved in the database) or an existing one, in one transaction.
 
@@ -62,38 +62,47 @@ struct ImportCommand: ParsableCommand {
             throw UserFacingError(text: "error: cannot read \(file): no such file")
         }
         if ServerStore.isURL(store) { return try run(onServer: store) }
-        let created = !FileManager.default.fileExists(atPath: store)
-        // An empty file is a new store too (`touch s.sqlite` first); a failed import leaves it empty.
-        let size = (try? FileManager.default.attributesOfItem(atPath: store)[.size] as? Int) ?? nil
-        let wasEmpty = !created && size == 0
         do {
             let start = Date()
             let source = try ImportSource(contentsOf: URL(fileURLWithPath: file))
             // The first pass checks the whole file before a store is created for it.
             let columns = try source.inferColumns()
-            let n = try Self.load(source, columns, into: store, entity: entity, creating: created || wasEmpty)
+            let n = try Self.load(source, columns, into: store, entity: entity)
             let seconds = Date().timeIntervalSince(start)
             // A rate says something only about a load that took a while.
             let rate = seconds >= 0.5 ? ", \(Int(Double(n) / seconds)) rows/s" : ""
             Output.error("imported \(n) rows into \(entity) (\(columns.names.count) attributes) in \(String(format: "%.2f", seconds)) s\(rate)")
-        } catch {
-            if created || wasEmpty { Self.remove(store) }
-            // Best effort: the import's own error is the one to report.
-            if wasEmpty { _ = FileManager.default.createFile(atPath: store, contents: nil) }
+        } catch let error as StoreError {
             throw error.userFacing
         }
     }
 
-    /// Opens (or creates) the store and imports; the store is closed on return, so that a
-    /// failed import's new file can be removed.
-    private static func load(_ source: ImportSource, _ columns: ImportColumns, into path: String, entity: String, creating: Bool) throws(StoreError) -> Int {
-        let s = creating ? try PredicateStore(path: path, model: try StoreModel([])) : try PredicateStore(path: path)
-        return try s.importFile(source, into: entity, columns: columns)
+    /// Imports into the store at `path`. A new store (no file there, or an empty one: `touch
+    /// s.sqlite` first) is built aside and put in place complete (``NewStoreFile``), so that a
+    /// failed import leaves the path as it was and never removes what another import put there.
+    private static func load(_ source: ImportSource, _ columns: ImportColumns, into path: String, entity: String) throws -> Int {
+        var info = stat()
+        let exists = stat(path, &info) == 0
+        let wasEmpty = exists && info.st_mode & S_IFMT == S_IFREG && info.st_size == 0
+        if !exists || wasEmpty {
+            let temporary = try NewStoreFile.create(beside: path)
+            let n: Int
+            do { n = try importInto(temporary, source, columns, entity: entity, creating: true) } catch {
+                NewStoreFile.remove(temporary)
+                // The user knows the store by its own name.
+                throw error.reworded(error.message.replacingOccurrences(of: temporary, with: path))
+            }
+            if try NewStoreFile.publish(temporary, at: path, replacingEmpty: wasEmpty) { return n }
+            // Another import created the store first: this one goes into that store.
+        }
+        return try importInto(path, source, columns, entity: entity, creating: false)
     }
 
-    /// Removes a store file and SQLite's companions of it.
-    private static func remove(_ path: String) {
-        for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+    /// Opens (or creates) the store and imports; the store is closed on return, so that a new
+    /// store's file is complete (its write-ahead log folded in) for ``NewStoreFile/publish``.
+    private static func importInto(_ path: String, _ source: ImportSource, _ columns: ImportColumns, entity: String, creating: Bool) throws(StoreError) -> Int {
+        let s = creating ? try PredicateStore(path: path, model: try StoreModel([])) : try PredicateStore(path: path)
+        return try s.importFile(source, into: entity, columns: columns)
     }
 }
 
@@ -224,6 +233,9 @@ struct QueryCommand: ParsableCommand {
         let file = try Self.memorySource(store)
         let s = file == nil ? try StoreLocation.open(store, readOnly: true) : nil
         let names = file.map { [$0.name] } ?? s!.entityNames
+        if let entity, let reason = s?.skippedTables[entity] {
+            throw UserFacingError(text: "error: the table '\(entity)' is left out of \(store)'s model: \(reason)\nhint: its other tables are entities: \(names.joined(separator: ", "))")
+        }
         var query = try selection.query(try Self.entity(entity, among: names, in: store))
         query.sort = try sortKeys.map(FilterCommand.sortRule)
         query.limit = limit

@@ -154,7 +154,8 @@ struct ImportCommandLineTests {
         // Queried in memory, the same file is the same error (it was infinity, printed as null, matching n > 1).
         let q = try PQLProcess.run(["query", inf, "--where", "x > 1"])
         #expect(q.status == 1 && q.stdout.isEmpty)
-        #expect(q.stderr.contains("inf.jsonl is not valid JSON: line 2, column 7: the number 1e400 is beyond the range of a double") && q.stderr.contains("hint:"), "\(q.stderr)")
+        #expect(q.stderr.contains("inf.jsonl holds a value PQL cannot read: line 2, column 7: the number 1e400 is beyond the range of a double")
+                && q.stderr.contains("hint: fix the file there: write the number as a string (in quotes) to keep it as text"), "\(q.stderr)")
         let neg = try Self.write("x\n1.5\n-1e400\n", "inf.csv", in: dir)
         #expect(try PQLProcess.run(["import", store, neg, "--entity", "InfCSV"]).status == 0)
         #expect(try PQLProcess.run(["query", store, "--entity", "InfCSV"]).stdout == "{\"x\":\"1.5\"}\n{\"x\":\"-1e400\"}\n")
@@ -228,5 +229,44 @@ struct ImportCommandLineTests {
         #expect(r.maxRSSKiB > 0 && r.maxRSSKiB - baseline.maxRSSKiB < 40_000,
                 "peak \(r.maxRSSKiB) KiB for a \(size)-byte file, \(baseline.maxRSSKiB) KiB for one row")
         #expect(try PQLProcess.run(["query", store, "--entity", "P", "--where", "id == 139999"]).stdout.contains("\"name\":\"person 139999\""))
+    }
+
+    /// A 2,000-column CSV passed the documented 2,000-column check, then failed inside SQLite:
+    /// the store's key column counts (adversarial run, F27).
+    @Test func theKeyColumnCountsAgainstTheColumnLimit() throws {
+        let dir = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        func wide(_ n: Int) throws -> String {
+            try Self.write((0..<n).map { "c\($0)" }.joined(separator: ",") + "\n" + (0..<n).map(String.init).joined(separator: ",") + "\n", "w\(n).csv", in: dir)
+        }
+        let store = dir.appendingPathComponent("w.sqlite").path
+        let r = try PQLProcess.run(["import", store, try wide(2000), "--entity", "W"])
+        #expect(r.status == 1)
+        #expect(r.stderr.contains("the CSV header has 2000 columns; a table can have at most 2000, the store's key column among them, so a file at most 1999"), "\(r.stderr)")
+        #expect(Self.storeFiles(store).isEmpty)
+        let fits = try PQLProcess.run(["import", store, try wide(1999), "--entity", "W"])
+        #expect(fits.status == 0, "\(fits.stderr)")
+        #expect(try PQLProcess.run(["query", store, "--entity", "W", "--count"]).stdout == "1\n")
+    }
+
+    /// Creating a store in a directory the user cannot write said "no such file or directory"
+    /// (adversarial run, F28). As root the command runs as `nobody`, who cannot write there.
+    @Test func aReadOnlyDirectoryIsNamed() throws {
+        let dir = try Self.scratch()
+        let locked = dir.appendingPathComponent("locked")
+        try FileManager.default.createDirectory(at: locked, withIntermediateDirectories: true)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: dir.path)
+        try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: locked.path)
+        defer {
+            try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: locked.path)
+            try? FileManager.default.removeItem(at: dir)
+        }
+        let file = try Self.write("a\n1\n", "x.csv", in: dir)
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: file)
+        let store = locked.appendingPathComponent("n.sqlite").path
+        let r = try ReadingCommandTests.runWithoutPrivileges(["import", store, file, "--entity", "T"])
+        #expect(r.status == 1)
+        #expect(r.stderr == "error: cannot create \(store) in '\(locked.path)': permission denied\nhint: choose a directory you can write to, or ask its owner for write permission\n")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: locked.path).isEmpty)
     }
 }

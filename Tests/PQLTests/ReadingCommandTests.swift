@@ -154,4 +154,29 @@ struct ReadingCommandTests {
         return PQLProcess(status: process.terminationStatus, stdout: String(decoding: o, as: UTF8.self),
                           stderr: String(decoding: e, as: UTF8.self))
     }
+
+    /// One table PQL cannot key (FTS5's internal tables, a WITHOUT ROWID table) made the whole
+    /// file unreadable (adversarial run, F15): it is left out and listed, and the rest reads.
+    @Test("tables PQL cannot key are left out and listed; the others read")
+    func unkeyableTablesAreLeftOut() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("pql-read-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("mixed.sqlite").path
+        try Self.sqlite(path, """
+            CREATE VIRTUAL TABLE docs USING fts5(body);
+            INSERT INTO docs VALUES ('hello world');
+            CREATE TABLE kv (k TEXT PRIMARY KEY, v) WITHOUT ROWID;
+            CREATE TABLE people (id INTEGER PRIMARY KEY, name TEXT);
+            INSERT INTO people VALUES (1, 'Ann');
+            """)
+        #expect(try PQLProcess.run(["query", path, "--entity", "people"]).stdout == "{\"id\":1,\"name\":\"Ann\"}\n")
+        #expect(try PQLProcess.run(["query", path, "--entity", "docs", "--where", "body CONTAINS 'world'", "--count"]).stdout == "1\n")
+        let kv = try PQLProcess.run(["query", path, "--entity", "kv"])
+        #expect(kv.status == 1)
+        #expect(kv.stderr.hasPrefix("error: the table 'kv' is left out of \(path)'s model: table 'kv' has no integer key PQL can use"), "\(kv.stderr)")
+        let entities = try PQLProcess.run([path, "-c", ".entities"])
+        #expect(entities.stdout.contains("left out: docs_idx: it is an internal table of a virtual table"), "\(entities.stdout)")
+        #expect(entities.stdout.contains("left out: kv: "), "\(entities.stdout)")
+    }
 }

@@ -27,7 +27,8 @@ public struct JSONDocument: Sendable {
     private let bytes: [UInt8]
     private let spans: [Range<Int>]
 
-    /// Reads a JSON array, or JSON Lines (one value per line), from UTF-8 bytes.
+    /// Reads a JSON array, or JSON Lines (one value per line), from UTF-8 bytes (after a byte
+    /// order mark, if one opens them).
     public init(bytes: [UInt8]) throws(JSONReadError) {
         self.bytes = bytes
         let r: Result<(Layout, [PredicateValue], [Range<Int>]), JSONReadError> = bytes.withUnsafeBufferPointer { buf in
@@ -79,7 +80,8 @@ public struct JSONDocument: Sendable {
     }
 
     private static func read(_ buf: UnsafeBufferPointer<UInt8>) throws(JSONReadError) -> (Layout, [PredicateValue], [Range<Int>]) {
-        var reader = JSONReader(b: buf)
+        // A byte order mark (editors on Windows write one) is no part of the first value.
+        var reader = JSONReader(b: buf, offset: JSONReader.byteOrderMarkLength(buf))
         reader.skipSpace()
         if reader.offset < buf.count, buf[reader.offset] == UInt8(ascii: "[") {
             // A whole-document array, unless more values follow it (then it is JSON Lines of arrays).

@@ -30,6 +30,21 @@ public struct JSONReadError: Error, Hashable, Sendable, CustomStringConvertible,
         return e
     }
 
+    /// What to do about a value of well-formed JSON PQL cannot take: a repeated key's own
+    /// hint, else `dates` (the other such values are `{"$date": …}` objects that are no date).
+    package func valueHint(otherwise dates: String) -> String { fix ?? dates }
+
+    /// What to do about a value that is not a date: a key an object repeats (``JSONKeys``), a
+    /// number no PQL value holds exactly.
+    package private(set) var fix: String? = nil
+
+    /// The same error, about a value of well-formed JSON that `fix` says how to mend.
+    package func aboutAValue(fix: String) -> JSONReadError {
+        var e = aboutAValue()
+        e.fix = fix
+        return e
+    }
+
     /// Where and what: `line 3, column 7: expected a value`.
     public var description: String { "line \(line), column \(column): \(message)" + (hint.map { " (\($0))" } ?? "") }
 
@@ -43,9 +58,13 @@ public struct JSONReadError: Error, Hashable, Sendable, CustomStringConvertible,
 }
 
 /// Reads JSON text into ``PredicateValue``s: integers stay integers (`30` is `.int`, `30.0` is
-/// `.double`), integers beyond 64 bits become doubles, `null` is `.null`, an object that is
-/// exactly `{"$date": "<ISO-8601>"}` is a date (decision D8), and one that is exactly
-/// `{"$double": "nan"}` (`"inf"`, `"-inf"`, any number) a double, as ``PredicateValue/jsonText(keyOrder:)`` writes them.
+/// `.double`), integers beyond 64 bits are exact decimals (up to 38 digits; more is an error,
+/// never a rounded double), `null` is `.null`, an object that is exactly
+/// `{"$date": "<ISO-8601>"}` is a date (decision D8), and one that is exactly
+/// `{"$double": "nan"}` (`"inf"`, `"-inf"`, any number) a double, as
+/// ``PredicateValue/jsonText(keyOrder:)`` writes them. An object that repeats a key (or holds
+/// two keys equal as Swift strings, such as `é` composed and decomposed) is an error naming
+/// them, rather than one value silently dropped. A byte order mark before the text is skipped.
 ///
 /// ```swift
 /// let v = try JSONReader.value(from: #"{"age": 30, "born": {"$date": "1994-05-01"}}"#)
@@ -57,10 +76,6 @@ public struct JSONReader {
     private let b: UnsafeBufferPointer<UInt8>
     private var i = 0
     private var depth = 0
-    /// For import, where no number may change: an integer beyond 64 bits is a `.decimal` (an
-    /// error beyond a decimal's 38 digits) and a number beyond a double's range an error,
-    /// rather than a rounded double or an infinity.
-    package var exactNumbers = false
 
     /// Parses one JSON value that makes up the whole text.
     ///
@@ -84,7 +99,7 @@ public struct JSONReader {
 
     /// One value, surrounded by nothing but whitespace.
     private static func whole(_ buf: UnsafeBufferPointer<UInt8>) throws(JSONReadError) -> PredicateValue {
-        var reader = JSONReader(b: buf)
+        var reader = JSONReader(b: buf, offset: byteOrderMarkLength(buf))
         reader.skipSpace()
         let v = try reader.parseValue()
         reader.skipSpace()
@@ -99,6 +114,11 @@ public struct JSONReader {
 
     package var offset: Int { i }
 
+    /// 3 when the bytes open with UTF-8's byte order mark (editors on Windows write one), else 0.
+    package static func byteOrderMarkLength(_ buf: UnsafeBufferPointer<UInt8>) -> Int {
+        buf.count >= 3 && buf[0] == 0xEF && buf[1] == 0xBB && buf[2] == 0xBF ? 3 : 0
+    }
+
     package mutating func advance(by n: Int) { i += n }
 
     package func fail(_ message: String, at position: Int? = nil) -> JSONReadError {
@@ -106,6 +126,8 @@ public struct JSONReader {
         var line = 1
         var lineStart = 0
         for k in 0..<p where b[k] == 0x0A { line += 1; lineStart = k + 1 }
+        // A byte order mark is no column of the first line.
+        if lineStart == 0 { lineStart = min(Self.byteOrderMarkLength(b), p) }
         let column = String(decoding: UnsafeBufferPointer(rebasing: b[lineStart..<p]), as: UTF8.self).count + 1
         return JSONReadError(message: message, offset: p, line: line, column: column)
     }
@@ -177,7 +199,12 @@ public struct JSONReader {
         while true {
             skipSpace()
             guard i < b.count, b[i] == UInt8(ascii: "\"") else { throw fail("expected a quoted key in an object, found \(found())") }
+            let keyStart = i
             let key = try parseString()
+            // A repeated key (or one equal to an earlier key as a Swift string) would drop a value.
+            if let earlier = out.index(forKey: key) {
+                throw fail(JSONKeys.duplicate(out.keys[earlier], key, in: "one object"), at: keyStart).aboutAValue(fix: JSONKeys.hint)
+            }
             skipSpace()
             guard i < b.count, b[i] == UInt8(ascii: ":") else { throw fail("expected ':' after an object key, found \(found())") }
             i += 1
@@ -332,23 +359,28 @@ public struct JSONReader {
             }
         }
         let text = String(decoding: UnsafeBufferPointer(rebasing: b[start..<i]), as: UTF8.self)
-        if exactNumbers { return try exactNumber(text, isInteger: !isDouble, at: start) }
-        // Past the doubles (1e400) JSON has no value PQL could print back: infinity would come
-        // out as null, and pass `n > 1`. Refused, as the exact mode (imports) refuses it.
-        guard let d = Double(text), d.isFinite else { throw beyondDoubles(text, at: start) }
-        return .double(d)
+        return try exactNumber(text, isInteger: !isDouble, at: start)
     }
+
+    /// What to do about a number no PQL value holds exactly.
+    static let numberFix = "write the number as a string (in quotes) to keep it as text"
 
     private func beyondDoubles(_ text: String, at start: Int) -> JSONReadError {
         fail("the number \(text.count > 48 ? String(text.prefix(45)) + "…" : text) is beyond the range of a double (±1.8e308)", at: start)
+            .aboutAValue(fix: Self.numberFix)
     }
 
-    /// A number that is not a 64-bit integer, without rounding an integer or overflowing.
+    /// A number that is not a 64-bit integer, without rounding an integer or overflowing: an
+    /// integer beyond 64 bits is a decimal, as imports keep it (a double would round
+    /// 18446744073709551617 to …616, and `pql query FILE` would disagree with the store);
+    /// past the doubles (1e400) JSON has no value PQL could print back (infinity would come
+    /// out as null, and pass `n > 1`).
     private func exactNumber(_ text: String, isInteger: Bool, at start: Int) throws(JSONReadError) -> PredicateValue {
         if isInteger {
             // Decimal keeps 38 digits; its text shows whether it kept them all.
             guard let d = Decimal(string: text), "\(d)" == text else {
                 throw fail("the integer \(text.count > 48 ? String(text.prefix(45)) + "…" : text) has more digits than can be kept exactly (38)", at: start)
+                    .aboutAValue(fix: Self.numberFix)
             }
             return .decimal(d)
         }

@@ -57,13 +57,18 @@ extension PredicateStore {
     private func importRows(into entity: String, columns: ImportColumns,
                             rows: (_ types: [AttributeType], _ insert: ([PredicateValue]) throws(StoreError) -> Void) throws(StoreError) -> Void) throws(StoreError) -> Int {
         try locked { () throws(StoreError) in
-            let (target, changed) = try importModel(entity, columns)
-            let created = changed && !model.entities.contains { SQLName.identical($0.name, entity) }
-            let e = try target.entity(named: entity)
-            let attributes = target.allAttributes(e)
-            let types = columns.names.map { name in attributes.first { $0.name == name }?.type ?? .string }
+            var target = model, changed = false
             var version: Int? = nil
             let n = try connection.transaction { () throws(StoreError) in
+                // The model as the file has it now, under the write lock: another process may
+                // have saved one since this store read it (two imports into one store), and a
+                // model saved from the older reading would drop what that process added.
+                try adoptSavedModel()
+                (target, changed) = try importModel(entity, columns)
+                let created = changed && !model.entities.contains { SQLName.identical($0.name, entity) }
+                let e = try target.entity(named: entity)
+                let attributes = target.allAttributes(e)
+                let types = columns.names.map { name in attributes.first { $0.name == name }?.type ?? .string }
                 if changed {
                     // A new entity only needs its table; new columns of an existing one, a migration.
                     if !created { try migrateSchema(from: model, to: target, step: nil) }
@@ -86,6 +91,18 @@ extension PredicateStore {
             if let version { setVersion(version) }
             return n
         }
+    }
+
+    /// Inside a write transaction: takes the model saved in the file when another process
+    /// saved one since this store read it (its version, counted on every change, differs),
+    /// so that what is written next starts from it. (A store opened with a model of its own
+    /// saved that model when it opened: the file's differs only if another process changed it.)
+    func adoptSavedModel() throws(StoreError) {
+        guard connection.isInTransaction else { return }
+        let saved = try Self.savedVersion(on: connection)
+        guard saved != currentVersion(), let fresh = try Self.savedModel(on: connection) else { return }
+        setModel(fresh)
+        setVersion(saved)
     }
 
     /// The model an import writes with: the store's own when it has `entity` with an attribute

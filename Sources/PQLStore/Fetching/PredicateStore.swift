@@ -36,6 +36,14 @@ public final class PredicateStore: @unchecked Sendable {
     private let file: DatabaseFile?
     /// The model the store was opened with, created from, or inferred.
     public private(set) var model: StoreModel
+    /// The tables model inference left out, each with the reason: a table without an integer
+    /// key (a `WITHOUT ROWID` table keyed otherwise), one with a column the model cannot name,
+    /// an FTS5 table's internal tables. Empty when the model was given or saved by PQL.
+    ///
+    /// ```swift
+    /// for (table, reason) in store.skippedTables { print("left out \(table): \(reason)") }
+    /// ```
+    public let skippedTables: [String: String]
     /// The saved model's version (see ``modelVersion``), under `stateLock`.
     private var version = 0
     /// The columns leading a BINARY index, read again when the schema version changes.
@@ -66,10 +74,13 @@ public final class PredicateStore: @unchecked Sendable {
     /// let store = try PredicateStore(path: "app.sqlite", model: v2)
     /// ```
     public init(path: String, model: StoreModel, migration: MigrationStep? = nil) throws(StoreError) {
+        // A model checked by PostgreSQL's rules may hold names SQLite takes for one another.
+        try model.checkSQLNames()
         connection = try SQLiteConnection(path: path, access: .readWrite(create: true))
         readers = Self.isInMemory(path) ? nil : ReaderPool(path: path, access: .readOnly)
         file = nil
         self.model = model
+        skippedTables = [:]
         try Self.configure(connection)
         try connection.transaction { () throws(StoreError) in
             if let saved = try Self.readableSavedModel(on: connection), saved != model {
@@ -134,7 +145,14 @@ public final class PredicateStore: @unchecked Sendable {
             // reader would wait for the writer): a foreign file keeps its mode and reads on the writer.
             let parallel = readOnly || inspected?.isWAL == true || saved != nil
             readers = inspected == nil || !parallel ? nil : ReaderPool(path: path, access: access)
-            if let saved { model = saved } else { model = try SchemaInference.model(of: connection) }
+            if let saved {
+                model = saved
+                skippedTables = [:]
+            } else {
+                let inferred = try SchemaInference.inferred(from: connection)
+                model = inferred.model
+                skippedTables = inferred.skipped
+            }
             version = saved == nil ? 0 : try Self.savedVersion(on: connection)
             self.connection = connection
         } catch {
@@ -331,7 +349,7 @@ public final class PredicateStore: @unchecked Sendable {
         }
     }
 
-    private static func savedModel(on connection: SQLiteConnection) throws(StoreError) -> StoreModel? {
+    static func savedModel(on connection: SQLiteConnection) throws(StoreError) -> StoreModel? {
         let exists = try connection.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?1")
         try exists.bind([.text(StoreSchema.metadataTable)])
         guard try exists.step() else { return nil }
@@ -356,9 +374,12 @@ public final class PredicateStore: @unchecked Sendable {
     /// ```
     public func addEntities(_ entities: [ModelEntity]) throws(StoreError) {
         try locked { () throws(StoreError) in
-            let merged = try StoreModel(model.entities.filter { e in !entities.contains { $0.name == e.name } } + entities,
-                                        templates: model.templates)
+            var merged = model
             let v = try connection.transaction { () throws(StoreError) in
+                // From the model the file has now (another process may have added to it).
+                try adoptSavedModel()
+                merged = try StoreModel(model.entities.filter { e in !entities.contains { $0.name == e.name } } + entities,
+                                        templates: model.templates)
                 try migrateSchema(from: model, to: merged, step: nil)
                 try createSchema(merged)
                 return try saveModel(merged)

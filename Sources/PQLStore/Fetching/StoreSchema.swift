@@ -73,6 +73,11 @@ enum StoreSchema {
                 for group in e.indexes { indexes.append(("\(root.table)_\(group.map(columnOf).joined(separator: "_"))_index", group.map(columnOf), false)) }
                 for group in e.uniqueness { indexes.append(("\(root.table)_\(group.map(columnOf).joined(separator: "_"))_unique", group.map(columnOf), true)) }
             }
+            // SQLite's own error would come from inside a migration or an import's transaction.
+            guard defs.count <= ImportTable.maxColumns else {
+                throw StoreError(.invalidModel, "the table '\(root.table)' would have \(defs.count) columns (its key and its entities' attributes and to-one relationships); SQLite allows at most \(ImportTable.maxColumns)",
+                                 hint: "split the entity into entities of fewer attributes, linked by a relationship").about(entity: root.name)
+            }
             let columns = defs.map { "\(q($0.name)) \($0.definition)" }
             out.append(Object(kind: .table, name: root.table, table: root.table,
                               sql: "CREATE TABLE IF NOT EXISTS \(q(root.table)) (\(columns.joined(separator: ", ")))",

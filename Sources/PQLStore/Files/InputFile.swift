@@ -49,6 +49,18 @@ public enum InputFile {
         }
     }
 
+    /// What `path` is when it is neither a regular file nor a directory — "a pipe" (a FIFO,
+    /// process substitution's `/dev/fd/N`), "a character device", "a block device", "a
+    /// socket" — and whether it is a pipe; nil for a file, a directory or a path that names
+    /// nothing. Commands that read a file twice, or forever (`/dev/zero`), ask first.
+    package static func special(_ path: String) -> (kind: String, isPipe: Bool)? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        let type = info.st_mode & S_IFMT
+        guard type != S_IFREG, type != S_IFDIR else { return nil }
+        return (DatabaseFile.fileKind(info.st_mode), type == S_IFIFO)
+    }
+
     /// The error for a file Foundation failed on, in plain words: what the path is (a
     /// directory, a pipe), else the system's reason.
     public static func problem(_ path: String, _ error: any Error) -> StoreError {

@@ -73,8 +73,8 @@ package final class CSVReader {
             seen[name] = index
             header.append(name)
         }
-        guard header.count <= ImportTable.maxColumns else {
-            throw StoreError(.importFailed, "the CSV header has \(header.count) columns; a table can have at most \(ImportTable.maxColumns)",
+        guard header.count <= ImportTable.maxFileColumns else {
+            throw StoreError(.importFailed, "the CSV header has \(header.count) columns; a table can have at most \(ImportTable.maxColumns), the store's key column among them, so a file at most \(ImportTable.maxFileColumns)",
                              hint: "split the file into tables of fewer columns")
         }
     }

@@ -112,10 +112,16 @@ public struct ImportSource: Sendable {
     public init(contentsOf url: URL, limits: ImportLimits = ImportLimits()) throws(StoreError) {
         let file = url.lastPathComponent
         self.limits = limits
-        // A directory is named as such, whatever its name suggests of a format.
+        // A directory is named as such, whatever its name suggests of a format, and so is a
+        // pipe (a FIFO, `<(command)`'s /dev/fd/N) or a device: an import reads the file twice,
+        // and a second open of a pipe would wait for a writer for ever.
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue {
             throw StoreError(.importFailed, "cannot read '\(url.path)': it is a directory", hint: "give the path of a data file")
+        }
+        if let special = InputFile.special(url.path) {
+            throw StoreError(.importFailed, "cannot import '\(url.path)': it is \(special.kind), and an import reads its file twice (the types, then the rows)",
+                             hint: "save the data to a file first, then import that file")
         }
         do throws(StoreError) {
             switch Self.format(of: file) {

@@ -47,6 +47,14 @@ public struct ImportTable: Sendable, Hashable {
     /// ```
     public static let maxColumns = 2000
 
+    /// The most columns a data file may bring into a new table: ``maxColumns`` less the key
+    /// column (`Z_PK`) the store adds to every table.
+    ///
+    /// ```swift
+    /// ImportTable.maxFileColumns   // 1999
+    /// ```
+    public static let maxFileColumns = maxColumns - 1
+
     /// The index of the column named `name`.
     ///
     /// ```swift

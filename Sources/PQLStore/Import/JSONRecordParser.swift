@@ -2,11 +2,14 @@ import PQL
 
 /// Reads one JSON record, an object whose values are scalars (or `{"$date": …}`), key by key
 /// into columns. Keys met for the first time become columns when `adding`, in the order the
-/// record's text has them; numbers are read exactly (``JSONReader``'s exact mode).
+/// record's text has them; numbers are read exactly (as ``JSONReader`` reads them).
 struct JSONRecordParser {
     private(set) var names: [String] = []
     private var index: [String: Int] = [:]
     let adding: Bool
+    /// The record that last set each column, so that a key a record repeats is found.
+    private var setBy: [Int] = []
+    private var records = 0
 
     init(columns: [String] = [], adding: Bool) {
         names = columns
@@ -15,7 +18,8 @@ struct JSONRecordParser {
     }
 
     /// Parses `bytes`, record `number` starting at `line` and `column`, handing each key's
-    /// column and value to `set` (a repeated key twice, the last value last).
+    /// column and value to `set`. A key the record repeats, or one equal to an earlier key as
+    /// a Swift string (`é` composed and decomposed), is an error naming both (``JSONKeys``).
     mutating func parse(_ bytes: UnsafeBufferPointer<UInt8>, number: Int, line: Int, column: Int,
                         _ set: (Int, PredicateValue) -> Void) throws(StoreError) {
         func located(_ e: JSONReadError) -> StoreError {
@@ -27,7 +31,6 @@ struct JSONRecordParser {
                               hint: number ? "write it as a string (in quotes) to import it as text" : JSONRecordReader.hint)
         }
         var r = JSONReader(b: bytes)
-        r.exactNumbers = true
         // The reader's errors are placed in the record; they become the file's line and column.
         func read<T>(_ body: (inout JSONReader) throws(JSONReadError) -> T) throws(StoreError) -> T {
             do throws(JSONReadError) { return try body(&r) } catch { throw located(error) }
@@ -40,12 +43,14 @@ struct JSONRecordParser {
         }
         r.advance(by: 1)
         r.skipSpace()
+        records += 1
         if r.offset < bytes.count, bytes[r.offset] == UInt8(ascii: "}") { return }
         while true {
             r.skipSpace()
             guard r.offset < bytes.count, bytes[r.offset] == UInt8(ascii: "\"") else {
                 throw fail(r.offset < bytes.count ? "expected a quoted key in an object" : "expected a quoted key in an object, found end of input")
             }
+            let keyStart = r.offset
             let key = try read { (r) throws(JSONReadError) in try r.parseString() }
             r.skipSpace()
             guard r.offset < bytes.count, bytes[r.offset] == UInt8(ascii: ":") else { throw fail("expected ':' after an object key") }
@@ -61,14 +66,23 @@ struct JSONRecordParser {
                                  hint: "flatten nested values into keys of their own (e.g. '\(key)_x'), or remove '\(key)'")
             }
             if let c = index[key] {
+                if setBy.count < names.count { setBy += Array(repeating: 0, count: names.count - setBy.count) }
+                guard setBy[c] != records else {
+                    // The record's own spelling of the earlier key, not the column's (another record's).
+                    let earlier = Self.earlierSpelling(of: key, in: bytes, before: keyStart)
+                    throw StoreError(.importFailed, located(r.fail(JSONKeys.duplicate(earlier, key, in: "JSON record \(number)"), at: keyStart)).message,
+                                     hint: JSONKeys.hint)
+                }
+                setBy[c] = records
                 set(c, value)
             } else if adding {
-                guard names.count < ImportTable.maxColumns else {
-                    throw StoreError(.importFailed, "JSON record \(number) brings key '\(key)', beyond the \(ImportTable.maxColumns) columns a table can have",
-                                     hint: "a table holds at most \(ImportTable.maxColumns) columns; split the records, or drop keys that are not needed")
+                guard names.count < ImportTable.maxFileColumns else {
+                    throw StoreError(.importFailed, "JSON record \(number) brings key '\(key)', beyond the \(ImportTable.maxFileColumns) columns a file can bring (a table has at most \(ImportTable.maxColumns), the store's key column among them)",
+                                     hint: "split the records, or drop keys that are not needed")
                 }
                 index[key] = names.count
                 names.append(key)
+                setBy.append(records)
                 set(names.count - 1, value)
             } else {
                 throw StoreError(.importFailed, "JSON record \(number) has the key '\(key)', which the first reading of the file did not",
@@ -80,5 +94,27 @@ struct JSONRecordParser {
             if bytes[r.offset] == UInt8(ascii: "}") { return }
             throw fail("expected ',' or '}' in an object")
         }
+    }
+
+    /// The spelling an object's text gives the first key equal to `key`, before `end`.
+    private static func earlierSpelling(of key: String, in bytes: UnsafeBufferPointer<UInt8>, before end: Int) -> String {
+        var r = JSONReader(b: bytes)
+        r.skipSpace()
+        r.advance(by: 1)
+        // The record parsed this far already: reading its keys again cannot fail.
+        do throws(JSONReadError) {
+            while r.offset < end {
+                r.skipSpace()
+                let k = try r.parseString()
+                if k == key { return k }
+                r.skipSpace()
+                r.advance(by: 1)
+                r.skipSpace()
+                _ = try r.parseValue()
+                r.skipSpace()
+                r.advance(by: 1)
+            }
+        } catch {}
+        return key
     }
 }

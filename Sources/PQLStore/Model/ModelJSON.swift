@@ -47,6 +47,16 @@ extension StoreModel {
         self = try ModelJSONDecoder.decode(json, file: nil)
     }
 
+    /// Reads a model from a JSON model file, as ``init(json:)`` does, checking its names by
+    /// `names`' rules (`.postgreSQL` for a model a PostgreSQL store saved or will use).
+    ///
+    /// ```swift
+    /// let model = try StoreModel(json: data, names: .postgreSQL)
+    /// ```
+    public init(json: Data, names: NameRules) throws(StoreError) {
+        self = try ModelJSONDecoder.decode(json, file: nil, names: names)
+    }
+
     /// Reads a model file, choosing the reader by its name: `*.json` is the JSON model format;
     /// a `.xcdatamodeld` or `.xcdatamodel` directory, or a file named `contents`, is an Xcode
     /// Core Data model (``init(xcdatamodel:)``).
@@ -149,16 +159,16 @@ enum ModelJSONDecoder {
     static let relationshipKeys = ["name", "destination", "toMany", "inverse", "deleteRule", "optional", "foreignKey", "references", "renamingIdentifier", "previousName"]
     static let templateKeys = ["name", "entity", "predicate", "sort", "limit"]
 
-    static func decode(_ data: Data, file: String?) throws(StoreError) -> StoreModel {
+    static func decode(_ data: Data, file: String?, names: StoreModel.NameRules = .sqlite) throws(StoreError) -> StoreModel {
         do throws(StoreError) {
-            return try decode(data)
+            return try decode(data, names: names)
         } catch {
             guard let file else { throw error }
             throw error.reworded("\(file): \(error.message)")
         }
     }
 
-    private static func decode(_ data: Data) throws(StoreError) -> StoreModel {
+    private static func decode(_ data: Data, names: StoreModel.NameRules) throws(StoreError) -> StoreModel {
         let root: PredicateValue
         do throws(JSONReadError) { root = try JSONReader.value(from: [UInt8](data)) } catch {
             throw StoreError(.modelFile, "the model is not valid JSON: \(error)",
@@ -182,7 +192,7 @@ enum ModelJSONDecoder {
             locations.templates[t.name] = path
             templates.append(t)
         }
-        do throws(StoreError) { return try StoreModel(entities, templates: templates) } catch { throw locations.annotate(error) }
+        do throws(StoreError) { return try StoreModel(entities, templates: templates, names: names) } catch { throw locations.annotate(error) }
     }
 
     /// The `"name"` of a model object, for naming the subject of its errors.

@@ -40,10 +40,15 @@ extension StoreModel {
     /// Exact repeats that mean one column stay allowed, as the schema relies on them: an
     /// integer attribute on the primary key column (inferred models' `id`), a to-one's foreign
     /// key on an attribute's column (`carrier`), and sub-entities sharing an attribute column.
-    func checkSQLNames() throws(StoreError) {
+    ///
+    /// By PostgreSQL's rules (`names: .postgreSQL`) quoted names are exact: only identical
+    /// names are one, and `sqlite_` means nothing.
+    func checkSQLNames(_ rules: NameRules = .sqlite) throws(StoreError) {
+        let key: (String) -> ExactText = rules == .sqlite ? { SQLName.key($0) } : { ExactText($0) }
+        let engine = rules == .sqlite ? "SQLite" : "PostgreSQL"
         var entityNames: [ExactText: String] = [:]
         for e in entities {
-            let f = SQLName.key(e.name)
+            let f = key(e.name)
             if let other = entityNames[f], !SQLName.identical(other, e.name) {
                 throw StoreError(.invalidModel, "entities '\(other)' and '\(e.name)' differ only in case, which SQLite ignores in table names",
                                  hint: "rename one of them; as they are, both would use one table").about(entity: e.name)
@@ -52,23 +57,24 @@ extension StoreModel {
         }
         var tables: [ExactText: String] = [:]
         for root in entities where root.parent == nil {
-            let f = SQLName.key(root.table)
+            let f = key(root.table)
             if let other = tables[f] {
-                throw StoreError(.invalidModel, "entities '\(other)' and '\(root.name)' would share one table: SQLite takes '\(root.table)' for '\(try entity(named: other).table)'",
-                                 hint: "give each entity a table name of its own that differs in more than case").about(entity: root.name)
+                throw StoreError(.invalidModel, "entities '\(other)' and '\(root.name)' would share one table: \(engine) takes '\(root.table)' for '\(try entity(named: other).table)'",
+                                 hint: "give each entity a table name of its own\(rules == .sqlite ? " that differs in more than case" : "")").about(entity: root.name)
             }
-            if f == SQLName.key(StoreSchema.metadataTable) || SQLName.isSQLiteInternal(root.table) {
-                throw StoreError(.invalidModel, "entity '\(root.name)' cannot use the table name '\(root.table)': the store or SQLite keeps it for itself",
-                                 hint: "choose a name that is not \(StoreSchema.metadataTable) and does not start with sqlite_ (in any case)")
+            if f == key(StoreSchema.metadataTable) || rules == .sqlite && SQLName.isSQLiteInternal(root.table) {
+                throw StoreError(.invalidModel, "entity '\(root.name)' cannot use the table name '\(root.table)': the store or \(engine) keeps it for itself",
+                                 hint: rules == .sqlite ? "choose a name that is not \(StoreSchema.metadataTable) and does not start with sqlite_ (in any case)"
+                                                        : "choose a name that is not \(StoreSchema.metadataTable)")
                     .about(entity: root.name)
             }
             tables[f] = root.name
-            try checkColumns(of: root)
+            try checkColumns(of: root, key: key)
         }
     }
 
     /// The columns of one table (the root's, holding its whole inheritance tree).
-    private func checkColumns(of root: ModelEntity) throws(StoreError) {
+    private func checkColumns(of root: ModelEntity, key: (String) -> ExactText) throws(StoreError) {
         enum Owner: Equatable {
             case key, entityColumn
             case attribute(entity: String, name: String, isInteger: Bool)
@@ -92,7 +98,7 @@ extension StoreModel {
         }
         var columns: [ExactText: (name: String, owner: Owner)] = [:]
         func claim(_ column: String, _ owner: Owner) throws(StoreError) {
-            let f = SQLName.key(column)
+            let f = key(column)
             guard let (name, earlier) = columns[f] else {
                 columns[f] = (column, owner)
                 return

@@ -21,12 +21,29 @@ public struct StoreModel: Hashable, Sendable {
     public let templates: [FetchTemplate]
     private let index: [String: Int]
 
-    /// Creates a model, checking it: names, destinations and inverses, parents, indexes; an inconsistent model is a ``StoreError/Kind/invalidModel`` error.
+    /// Whose rules decide which names of a model are one table or one column: SQLite's (the
+    /// default), which ignore the case of ASCII letters (`Person` and `person` are one table),
+    /// or PostgreSQL's, whose quoted names are exact (`"Thing"` and `"thing"` are two).
+    ///
+    /// ```swift
+    /// let model = try StoreModel([ModelEntity("Thing"), ModelEntity("thing")], names: .postgreSQL)   // two tables
+    /// ```
+    public enum NameRules: Sendable, Hashable {
+        /// SQLite's: names that differ only in ASCII case are one; `sqlite_` names are SQLite's own.
+        case sqlite
+        /// PostgreSQL's: quoted names are compared exactly.
+        case postgreSQL
+    }
+
+    /// Creates a model, checking it: names, destinations and inverses, parents, indexes; an
+    /// inconsistent model is a ``StoreError/Kind/invalidModel`` error. Names that would be one
+    /// table or column are refused by `names`' rules: SQLite's unless the model is for a
+    /// PostgreSQL store (an SQLite store checks a model by its rules again when it opens).
     ///
     /// ```swift
     /// let model = try StoreModel([ModelEntity("Tag", attributes: [ModelAttribute("name", .string)])])
     /// ```
-    public init(_ entities: [ModelEntity], templates: [FetchTemplate] = []) throws(StoreError) {
+    public init(_ entities: [ModelEntity], templates: [FetchTemplate] = [], names: NameRules = .sqlite) throws(StoreError) {
         self.entities = entities
         self.templates = templates
         var index: [String: Int] = [:]
@@ -35,7 +52,7 @@ public struct StoreModel: Hashable, Sendable {
             index[e.name] = i
         }
         self.index = index
-        try validate()
+        try validate(names)
     }
 
     /// The entity with this name; an error with the nearest names otherwise.
@@ -117,7 +134,7 @@ public struct StoreModel: Hashable, Sendable {
         return rel
     }
 
-    private func validate() throws(StoreError) {
+    private func validate(_ names: NameRules) throws(StoreError) {
         for e in entities {
             // SQLite reads SQL text as a C string: a NUL in a name would end the statement early.
             let identifiers = [e.name, e.table, e.primaryKey] + e.attributes.flatMap { [$0.name, $0.column] } + e.relationships.flatMap { [$0.name, $0.foreignKeyColumn] }
@@ -159,6 +176,6 @@ public struct StoreModel: Hashable, Sendable {
         for t in templates {
             guard contains(t.entity) else { throw StoreError(.invalidModel, "fetch template '\(t.name)' names an unknown entity '\(t.entity)'").about(template: t.name) }
         }
-        try checkSQLNames()
+        try checkSQLNames(names)
     }
 }

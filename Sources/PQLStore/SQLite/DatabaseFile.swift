@@ -101,6 +101,24 @@ struct DatabaseFile {
         sqlite3_exec(db, "SELECT count(*) FROM sqlite_schema", nil, nil, nil)
     }
 
+    /// Why a new database file cannot be made at `path` when its directory is to blame
+    /// (missing, not writable, on a read-only file system); nil otherwise.
+    static func creationProblem(_ path: String) -> StoreError? {
+        guard !path.isEmpty, path != ":memory:", !path.hasPrefix("file:"), access(path, F_OK) != 0 else { return nil }
+        let shown = SQLiteErrors.display(path)
+        let directory = (path as NSString).deletingLastPathComponent
+        let dir = directory.isEmpty ? "." : directory
+        var info = stat()
+        guard stat(dir, &info) == 0 else {
+            return StoreError(.fileAccess, "cannot create \(shown): the directory '\(dir)' \(errno == ENOENT ? "does not exist" : "cannot be reached (\(systemMessage(errno)))")",
+                              hint: "create the directory first, or check the path")
+        }
+        guard access(dir, W_OK | X_OK) != 0 else { return nil }
+        let reason = systemMessage(errno)
+        return StoreError(.fileAccess, "cannot create \(shown): the directory '\(dir)' is not writable (\(reason))",
+                          hint: errno == EROFS ? "choose a directory on a writable file system" : "choose a directory you can write to, or ask its owner for write permission")
+    }
+
     static func systemMessage(_ code: Int32) -> String {
         let text = String(cString: strerror(code))
         return text.prefix(1).lowercased() + text.dropFirst()

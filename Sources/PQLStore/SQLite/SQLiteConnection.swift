@@ -49,7 +49,10 @@ final class SQLiteConnection {
         flags |= SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI
         let rc = sqlite3_open_v2(filename, &db, flags, nil)
         guard rc == SQLITE_OK, let db else {
-            let error = db.map { SQLiteErrors.storeError(code: sqlite3_extended_errcode($0), message: String(cString: sqlite3_errmsg($0)),
+            // SQLite falls back to opening a file it cannot create read-only, and reports that
+            // open's ENOENT: "no such file or directory" for a directory the user cannot write.
+            let creating = if case .readWrite(true) = access { true } else { false }
+            let error = (creating && rc & 0xFF == SQLITE_CANTOPEN ? DatabaseFile.creationProblem(path) : nil) ?? db.map { SQLiteErrors.storeError(code: sqlite3_extended_errcode($0), message: String(cString: sqlite3_errmsg($0)),
                                                          systemError: sqlite3_system_errno($0), path: path, what: "opening the database") }
                 ?? StoreError(.sqlite, "SQLite ran out of memory while opening \(SQLiteErrors.display(path))")
             if let db { sqlite3_close_v2(db) }

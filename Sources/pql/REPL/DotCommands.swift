@@ -53,7 +53,7 @@ enum DotCommands {
                 let count = s.source.entity(named: n)?.rowCount.map { $0.formatted() } ?? "?"
                 return "\(n == s.entity ? "*" : " ") \(n)  \(count) rows"
             }
-            s.output(rows.joined(separator: "\n") + "\n")
+            s.output((rows + s.source.skippedTableLines).joined(separator: "\n") + "\n")
         case "schema": try schema(argument, s)
         case "use":
             guard !argument.isEmpty else { throw ReplError("which entity?", hint: "write .use ENTITY; .entities lists them") }

@@ -70,13 +70,7 @@ final class MemorySource: QuerySource {
             do { data = try InputFile.read(url.path) } catch { throw ReplError(error.message, hint: error.hint) }
         }
         if file.hasSuffix(".plist") {
-            let object: Any
-            do { object = try PropertyListSerialization.propertyList(from: data, format: nil) } catch {
-                throw ReplError("\(url.lastPathComponent) is not a property list: \(error.localizedDescription)")
-            }
-            guard let value = PredicateValue(any: object) else {
-                throw ReplError("\(url.lastPathComponent) holds values PQL cannot read")
-            }
+            let value = try PropertyListFile.read(data, name: url.lastPathComponent)
             if case .array(let rows) = value { return (rows, [], nil) }
             return ([value], [], nil)
         }
@@ -95,7 +89,7 @@ final class MemorySource: QuerySource {
         } catch {
             if error.isAboutAValue {
                 throw ReplError("\(url.lastPathComponent) holds a value PQL cannot read: \(error)",
-                                hint: "fix the file there: write dates in ISO-8601, as in {\"$date\": \"2024-05-01T12:00:00Z\"}")
+                                hint: "fix the file there: " + error.valueHint(otherwise: "write dates in ISO-8601, as in {\"$date\": \"2024-05-01T12:00:00Z\"}"))
             }
             throw ReplError("\(url.lastPathComponent) is not valid JSON: \(error)",
                             hint: "fix the file there: pql reads a JSON array of objects, or JSON Lines (one object per line)")

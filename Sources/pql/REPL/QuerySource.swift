@@ -36,11 +36,19 @@ protocol QuerySource: AnyObject {
     /// The file this source read or keeps open, first, then the files SQLite keeps beside a
     /// database: what `.output` and `.once` must never empty. None for a server.
     var protectedFiles: [String] { get }
+    /// Tables model inference left out, each with the reason (none in a file read into memory).
+    var skippedTables: [String: String] { get }
 }
 
 extension QuerySource {
     var parameterPrefix: String { "?" }
     var protectedFiles: [String] { [] }
+    var skippedTables: [String: String] { [:] }
+
+    /// One line per left-out table, `left out: NAME: REASON`, for the banner and `.entities`.
+    var skippedTableLines: [String] {
+        skippedTables.sorted { $0.key < $1.key }.map { "left out: \($0.key): \($0.value)" }
+    }
 }
 
 /// An entity as the REPL shows and completes it.

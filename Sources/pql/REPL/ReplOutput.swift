@@ -168,8 +168,10 @@ extension ReplSession {
     func runEntries(_ lines: some Sequence<String>, in name: String) -> Bool {
         var pending = PendingInput()
         var number = 0, first = 1
-        for line in lines {
+        for var line in lines {
             number += 1
+            // A byte order mark (editors on Windows write one) is no part of the first entry.
+            if number == 1, line.unicodeScalars.first == "\u{FEFF}" { line = String(line.unicodeScalars.dropFirst()) }
             if pending.isEmpty { first = number }
             guard pending.add(line) else { continue }
             let entry = pending.text

@@ -67,6 +67,7 @@ final class ReplSession {
         if !names.isEmpty {
             lines.append("entities: " + names.map { n in source.entity(named: n)?.rowCount.map { "\(n) (\($0.formatted()))" } ?? n }.joined(separator: ", "))
         }
+        lines += source.skippedTableLines
         if let entity { lines.append("querying \(entity): type a predicate, e.g. \(example(for: entity))") }
         lines.append(".help lists the commands, Tab completes, Ctrl-D leaves.")
         return lines.joined(separator: "\n")

@@ -16,6 +16,7 @@ final class ServerSource: QuerySource {
     }
 
     var entityNames: [String] { server.entityNames }
+    var skippedTables: [String: String] { server.store.skippedTables }
 
     /// The entity with the most rows, as on SQLite.
     var defaultEntity: String? {

@@ -20,6 +20,7 @@ final class StoreSource: QuerySource {
     var protectedFiles: [String] { path.map { p in [p, p + "-wal", p + "-shm", p + "-journal"] } ?? [] }
 
     var entityNames: [String] { store.model.entities.filter { !$0.isAbstract }.map(\.name) }
+    var skippedTables: [String: String] { store.skippedTables }
 
     /// The entity with the most rows (the flights, on the demo): the one people came to query.
     var defaultEntity: String? {
