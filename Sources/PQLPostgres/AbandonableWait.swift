@@ -39,7 +39,7 @@ final class Outcome<T: Sendable>: Sendable {
         var task: Task<Void, Never>?
         var cancelled = false
     }
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     func wait(_ c: CheckedContinuation<T, any Error>) {
         let early = state.withLock { s -> Result<T, any Error>? in

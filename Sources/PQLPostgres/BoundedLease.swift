@@ -57,7 +57,7 @@ struct Lease: Sendable {
             /// The caller is done (or gave up): a connection lent now goes straight back.
             var returned = false
         }
-        private let state = Mutex(State())
+        private let state = Locked(State())
 
         /// The child's side: hands `connection` to the caller and waits until it comes back
         /// (not ended by cancellation: the caller may still be using it).

@@ -70,7 +70,7 @@ final class CloseWatch: Sendable {
         let connection: PostgresConnection
         var waiting: [Int: @Sendable () -> Void] = [:]
     }
-    private let watched = Mutex<[ObjectIdentifier: Watched]>([:])
+    private let watched = Locked<[ObjectIdentifier: Watched]>([:])
     private let numbers = Atomic<Int>(0)
 
     /// Calls `onClose` when `connection` closes (at once, on its event loop, if it already has),

@@ -25,7 +25,7 @@ extension PostgresPredicateStore {
     /// for flight in try await store.fetch(late) { print(flight.id, flight["dep_delay"]) }
     /// ```
     public func fetch(_ query: EntityQuery) async throws(StoreError) -> [StoreRecord] {
-        let out = Mutex<[StoreRecord]>([])
+        let out = Locked<[StoreRecord]>([])
         try await forEachBatch(query, size: 1024) { records in out.withLock { $0 += records } }
         return out.withLock { $0 }
     }

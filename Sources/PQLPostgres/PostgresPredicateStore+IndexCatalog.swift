@@ -14,7 +14,7 @@ final class IndexCatalog: Sendable {
         var read: ContinuousClock.Instant
     }
 
-    private let reading = Mutex<Reading?>(nil)
+    private let reading = Locked<Reading?>(nil)
 
     /// How long a reading is used: an index made or dropped outside PQL is seen by the
     /// calls that start this long afterwards (or at once after ``PostgresPredicateStore/reloadIndexes()``).

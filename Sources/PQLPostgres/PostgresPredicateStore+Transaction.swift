@@ -60,7 +60,7 @@ extension PostgresPredicateStore {
     /// }
     /// ```
     public func transaction<T: Sendable, Failure: Error>(_ body: (PostgresPredicateStore) async throws(Failure) -> T) async throws -> T {
-        let thrown = Mutex<Failure?>(nil)
+        let thrown = Locked<Failure?>(nil)
         do {
             return try await runTransaction { (tx) async throws -> T in
                 do throws(Failure) { return try await body(tx) } catch {
@@ -163,7 +163,7 @@ final class PinnedConnection: Sendable {
         /// call was made inside every nested transaction open on it.
         func admits(_ scopes: Set<UInt64>) -> Bool { !busy && self.scopes.allSatisfy(scopes.contains) }
     }
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// The nested transactions the current task runs in (its body's, and those around it).
     @TaskLocal static var scopes: Set<UInt64> = []
@@ -338,6 +338,6 @@ final class PinnedConnection: Sendable {
 
 /// The model of a store and of the stores its transactions hand their bodies.
 final class SharedModel: Sendable {
-    let value: Mutex<StoreModel>
-    init(_ model: StoreModel) { value = Mutex(model) }
+    let value: Locked<StoreModel>
+    init(_ model: StoreModel) { value = Locked(model) }
 }

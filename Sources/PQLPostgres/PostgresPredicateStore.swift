@@ -63,7 +63,7 @@ public final class PostgresPredicateStore: Sendable {
     /// The `client.run()` task of a store opened from a URL; nil for a client the caller runs.
     private let runner: Task<Void, Never>?
     /// Backend process ids by connection, for `pg_cancel_backend`.
-    private let backends = Mutex<[Int: Int32]>([:])
+    private let backends = Locked<[Int: Int32]>([:])
     let logger: Logger
     /// The connection of the transaction this store's calls run in, for the store a
     /// transaction hands its body; nil for a store that takes a pooled connection per call.

@@ -113,7 +113,7 @@ public struct PostgresRecordStream: AsyncSequence, Sendable {
         let channel: BatchChannel
         private let store: PostgresPredicateStore
         let query: EntityQuery
-        private let started = Mutex(false)
+        private let started = Locked(false)
 
         init(store: PostgresPredicateStore, query: EntityQuery) {
             self.store = store
@@ -163,7 +163,7 @@ final class BatchChannel: Sendable {
         var task: Task<Void, Never>?
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let cancelledError: StoreError
 
     init(cancelled: StoreError) { cancelledError = cancelled }

@@ -22,7 +22,7 @@ final class StatementCanceller: Sendable {
         var closed = false
         var task: Task<Void, Never>?
     }
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     init(connection: PostgresConnection, backend: Int32, lease: Lease) {
         self.connection = connection

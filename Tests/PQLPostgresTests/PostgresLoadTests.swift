@@ -14,9 +14,9 @@ import Testing
 @Suite struct PostgresLoadTests {
     /// What each call is doing, so that a call that never ends is named.
     final class Ledger: Sendable {
-        private let running = Mutex<[Int: String]>([:])
+        private let running = Locked<[Int: String]>([:])
         private let counter = Atomic<Int>(0)
-        let outcomes = Mutex<[String: Int]>([:])
+        let outcomes = Locked<[String: Int]>([:])
 
         func run<T: Sendable>(_ what: String, _ body: () async throws -> T) async -> T? {
             let id = counter.add(1, ordering: .relaxed).newValue

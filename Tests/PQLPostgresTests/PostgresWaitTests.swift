@@ -17,7 +17,7 @@ import Testing
 @Suite struct PostgresWaitTests {
     /// `body`'s outcome, or nil when it has not ended after `seconds` (the task is left behind).
     static func ended<T: Sendable>(within seconds: Double, _ body: @escaping @Sendable () async throws -> T) async -> Result<T, any Error>? {
-        let box = Mutex<Result<T, any Error>?>(nil)
+        let box = Locked<Result<T, any Error>?>(nil)
         let task = Task {
             do { let v = try await body(); box.withLock { $0 = .success(v) } } catch { box.withLock { $0 = .failure(error) } }
         }
