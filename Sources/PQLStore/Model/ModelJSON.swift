@@ -4,7 +4,7 @@ import PQL
 // The JSON model-file format is documented on `StoreModel.init(json:)`, where DocC shows it.
 
 extension StoreModel {
-    /// Reads a model from a JSON model file, then validates it as ``init(_:templates:)`` does.
+    /// Reads a model from a JSON model file, then validates it as ``init(_:templates:names:)`` does.
     ///
     /// A model file is one JSON object. Keys are case-sensitive, and a key the format does not
     /// know is an error naming the nearest valid key, so that a typo (`"optinal": false`) cannot
