@@ -25,8 +25,19 @@ enum TestServer {
     /// side, and a store per test for them held a pool of its own (about half the server's
     /// connections, which then ran out).
     static let admin = Task { () async throws -> PostgresPredicateStore in
-        try await PostgresPredicateStore(url: try url(), model: try StoreModel([]))
+        try await PostgresPredicateStore(url: try url(), model: try StoreModel([]), waitLimits: patient)
     }
+
+    /// The tests' stores wait long for a connection: the shared admin store queues every
+    /// test's setup and cleanup, and on a loaded machine (two cores, the thread sanitizer's
+    /// slowdown, SCRAM logins taking seconds) the default 30 s ran out while nothing was wrong.
+    /// The tests of the limits themselves (PostgresWaitTests) give their own.
+    static let patient: PostgresWaitLimits = {
+        var limits = PostgresWaitLimits()
+        limits.connecting = .seconds(120)
+        limits.connectionWait = .seconds(600)
+        return limits
+    }()
 
     /// Runs `body` with a store on a schema of its own (its functions in it too), dropped
     /// afterwards whatever happens, so tests run side by side and leave nothing behind.
@@ -43,7 +54,7 @@ enum TestServer {
         }
         do {
             for sql in setup { try await admin.execute(sql.replacingOccurrences(of: "$SCHEMA", with: quote(schema))) }
-            let store = try await PostgresPredicateStore(url: url, model: model, schema: schema, functionSchema: schema)
+            let store = try await PostgresPredicateStore(url: url, model: model, schema: schema, functionSchema: schema, waitLimits: patient)
             let result: T
             do { result = try await body(store, schema) } catch {
                 await store.close()

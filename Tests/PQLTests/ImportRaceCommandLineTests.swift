@@ -61,11 +61,18 @@ struct ImportRaceCommandLineTests {
             let store = dir.appendingPathComponent("e\(run).sqlite").path
             #expect(try PQLProcess.run(["import", store, seed.path, "--entity", "C"]).status == 0)
             let r = Self.together([["import", store, file, "--entity", "A1"], ["import", store, file, "--entity", "B1"]])
-            for p in r { #expect(p.status == 0, "run \(run): \(p.stderr)") }
-            for entity in ["A1", "B1"] {
+            // An import that waited SQLite's 5 s for the other's write lock in vain (a loaded
+            // machine writes 60,000 rows slower than that) fails cleanly, as documented; every
+            // import that said it succeeded keeps its entity and rows in the model.
+            for (p, entity) in zip(r, ["A1", "B1"]) {
+                if p.status != 0 {
+                    #expect(p.stderr.contains("another process holds the write lock"), "run \(run): \(p.stderr)")
+                    continue
+                }
                 let n = try PQLProcess.run(["query", store, "--entity", entity, "--count"])
                 #expect(n.stdout == "60000\n", "run \(run), \(entity): \(n.stderr)")
             }
+            #expect(r.contains { $0.status == 0 }, "run \(run): neither import landed")
         }
     }
 }

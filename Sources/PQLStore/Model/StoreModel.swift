@@ -44,7 +44,7 @@ public struct StoreModel: Hashable, Sendable {
     /// let model = try StoreModel([ModelEntity("Tag", attributes: [ModelAttribute("name", .string)])])
     /// ```
     public init(_ entities: [ModelEntity], templates: [FetchTemplate] = [], names: NameRules = .sqlite) throws(StoreError) {
-        self.entities = entities
+        self.entities = entities.map(Self.withKeyAttribute)
         self.templates = templates
         var index: [String: Int] = [:]
         for (i, e) in entities.enumerated() {
@@ -53,6 +53,21 @@ public struct StoreModel: Hashable, Sendable {
         }
         self.index = index
         try validate(names)
+    }
+
+    /// `entity` with its declared key readable: a root entity keyed by a column of its own
+    /// (`primaryKey: "id"`) that no attribute declares gets an optional integer attribute of
+    /// that name, so `id == 15`, `--sort id:desc` and records carry the key as Core Data apps
+    /// and REST APIs use it (nil on insert: the store assigns the key). The store's own
+    /// `Z_PK` stays hidden, as in Core Data; `SELF` and object comparisons reach it.
+    static func withKeyAttribute(_ entity: ModelEntity) -> ModelEntity {
+        guard entity.parent == nil, entity.primaryKey != "Z_PK",
+              !entity.attributes.contains(where: { SQLName.key($0.column) == SQLName.key(entity.primaryKey) || $0.name == entity.primaryKey }),
+              !entity.relationships.contains(where: { $0.name == entity.primaryKey || (!$0.isToMany && $0.foreignKeyColumn == entity.primaryKey) })
+        else { return entity }
+        var e = entity
+        e.attributes.insert(ModelAttribute(entity.primaryKey, .integer64), at: 0)
+        return e
     }
 
     /// The entity with this name; an error with the nearest names otherwise.

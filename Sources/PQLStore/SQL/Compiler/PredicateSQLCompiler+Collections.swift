@@ -151,13 +151,10 @@ extension PredicateSQLCompiler {
         let isAll = c.quantifier == .all
         switch try operand(c.lhs, in: scope) {
         case .collection(let src) where src.filter == nil && !src.hasOperator:
-            if src.rest.isEmpty {
-                throw fail(.unsupported, "\(isAll ? "ALL" : "ANY") \(src.name) compares related objects, which has no SQL form",
-                           hint: "compare an attribute of them: \(isAll ? "ALL" : "ANY") \(src.name).attribute \(c.op.symbol) …")
-            }
             let rhs = c.rhs
             let (from, conditions) = try elements(of: src, correlated: false, skipNullKeys: isAll) { compiler, inner, element throws(StoreError) in
-                guard let element else { return nil }
+                // No key after the relationship: the elements are its objects (`ANY tags == %@`).
+                let element = element ?? compiler.object(inner, entity: src.destination, nullable: false)
                 let r = try compiler.operandForElement(rhs, scope: scope)
                 let cond = try compiler.compareElement(c.op, options: options, element, r, scope: scope)
                 return isAll ? .not(.call(.coalesce, [cond.node, .boolean(false)])) : cond.node
@@ -215,15 +212,5 @@ extension PredicateSQLCompiler {
 
     mutating func aggregateOrCount(_ src: CollectionSource) throws(StoreError) -> SQLExpression {
         src.hasOperator ? try aggregate(src) : try count(src)
-    }
-
-    /// `rel == nil` and `rel != nil` for a to-one relationship; nothing else compares objects.
-    mutating func objectComparison(_ op: ComparisonOperator, _ l: SQLExpression, _ r: SQLExpression) throws(StoreError) -> SQLCondition {
-        let other = l.isObject ? r : l, object = l.isObject ? l : r
-        guard other.isNullConstant, op == .equal || op == .notEqual else {
-            throw fail(.unsupported, "a related object can only be compared with nil in the store",
-                       hint: "compare one of its attributes instead: relationship.attribute \(op.symbol) value")
-        }
-        return SQLCondition(node: .isNull(object.node, negated: op != .equal), nullable: false)
     }
 }

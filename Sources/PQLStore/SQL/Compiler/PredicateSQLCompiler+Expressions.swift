@@ -116,7 +116,7 @@ extension PredicateSQLCompiler {
             switch variables[name] {
             case .value(let x)?: return x
             case .object(let s)?:
-                return SQLExpression(node: s.keyColumn, kind: .unknown, nullable: false, isObject: true)
+                return object(s, entity: s.entity, nullable: false)
             case nil:
                 throw fail(.unboundVariable, "no value for the variable $\(name)",
                            hint: "pass it in the query's variables, or --var \(name)=VALUE on the command line")
@@ -157,7 +157,7 @@ extension PredicateSQLCompiler {
             return SQLExpression(node: .parenthesized(.caseWhen(cond, then: x.node, else: y.node)),
                                  kind: x.kind == y.kind ? x.kind : .unknown, nullable: x.nullable || y.nullable)
         case .evaluatedObject:
-            return SQLExpression(node: scope.keyColumn, kind: .unknown, nullable: false, isObject: true)
+            return object(scope, entity: scope.entity, nullable: false)
         case .setOperation:
             if e.isRowIndependent { return bind(try fold(e)) }
             throw fail(.unsupported, "UNION, INTERSECT and MINUS of key paths have no SQL form",

@@ -67,14 +67,10 @@ extension PredicateSQLCompiler {
                                   localColumn: l.local, remoteColumn: l.remote, nextAlias: nextAlias)
             alias = next
             entity = l.destination
-            if last {
-                let key = SQLNode.column(alias: alias, name: model.root(entity).primaryKey)
-                return .scalar(SQLExpression(node: key, kind: .unknown, nullable: true, isObject: true))
-            }
+            if last { return .scalar(object(alias: alias, entity: entity, nullable: true)) }
             i += 1
         }
         // An empty path (a bare SUBQUERY variable) is the object itself.
-        return .scalar(SQLExpression(node: .column(alias: alias, name: model.root(entity).primaryKey), kind: .unknown,
-                                     nullable: false, isObject: true))
+        return .scalar(object(alias: alias, entity: entity, nullable: false))
     }
 }

@@ -12,6 +12,7 @@ extension PredicateSQLCompiler {
     mutating func membership(_ x: SQLExpression, inValues items: [SQLExpression],
                              options: SharedSemantics.Options) throws(StoreError) -> SQLCondition {
         if x.isNullConstant { return decided(false, evaluating: items) }
+        if x.isObject || items.contains(where: \.isObject) { return try objectMembership(x, inValues: items) }
         var x = x, items = items
         if nativeOnly {
             for item in items { if let refused = nativeRefusal(.equal, options, x, item) { throw refused } }
@@ -103,12 +104,10 @@ extension PredicateSQLCompiler {
         if src.hasOperator || src.filter != nil {
             throw fail(.unsupported, "IN needs the elements of a to-many key path, not an aggregate")
         }
-        if src.rest.isEmpty {
-            throw fail(.unsupported, "membership in \(src.name) compares related objects, which has no SQL form",
-                       hint: "test an attribute: value IN \(src.name).attribute")
-        }
-        let (from, conditions) = try elements(of: src, correlated: false, skipNullKeys: false) { compiler, _, element throws(StoreError) in
-            guard let element else { return nil }
+        let (from, conditions) = try elements(of: src, correlated: false, skipNullKeys: false) { compiler, inner, element throws(StoreError) in
+            // No key after the relationship: the elements are its objects (`%@ IN tags`).
+            let element = element ?? compiler.object(inner, entity: src.destination, nullable: false)
+            if element.isObject || x.isObject { return try compiler.objectComparison(.equal, element, x).node }
             if element.kind == .string, case .string(let s)? = x.constant, !options.isLiteral, !options.isLocalized {
                 // A constant folded once; each element folded by pql_fold.
                 let f: SQLNode = compiler.nativeOnly ? .integer(Int64(options.rawValue & 3)) : compiler.bindRaw(.integer(Int64(compiler.optionsRaw(options))))

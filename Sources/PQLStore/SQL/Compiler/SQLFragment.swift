@@ -8,8 +8,11 @@ struct SQLExpression {
     var nullable: Bool
     /// The value, when the expression is a bound constant.
     var constant: PredicateValue? = nil
-    /// A to-one relationship's object (its SQL is the related row's key): only nil tests apply.
+    /// An object (a to-one relationship's destination, `SELF`, a to-many's element): its SQL is
+    /// the row's key, and it compares with nil, another object or a key value (Objects.swift).
     var isObject = false
+    /// The entity of an object, for messages and for refusing objects that can never be equal.
+    var objectEntity: String? = nil
     /// A result of `pql_fn`, which is never nil: SQL NULL from it is NaN, which SQLite cannot
     /// store (`score / 0.0` with a zero score, `modulus:by:(x, 0.0)`). Its nil tests are
     /// constant, and the shared functions are told (`tag`) to read its NULL back as NaN.

@@ -1,0 +1,90 @@
+import PQL
+
+/// Objects in predicates, as Core Data apps write them: `folder == %@`, `SELF IN %@`,
+/// `ANY tags == %@`, `%@ IN members`. An object is its row's key in SQL, so an object equals
+/// another object of the same entity tree with the same key, or a key value; a nil to-one is
+/// `!=` every object (NSPredicate's nil rules, §6.2), which `compare`'s nil handling gives.
+extension PredicateSQLCompiler {
+    /// The object whose row is `scope`'s.
+    func object(_ scope: SQLScope, entity: ModelEntity, nullable: Bool) -> SQLExpression {
+        object(alias: scope.alias, entity: entity, nullable: nullable)
+    }
+
+    /// The object of `entity` whose row is under `alias` (nullable when reached by a LEFT JOIN).
+    func object(alias: String, entity: ModelEntity, nullable: Bool) -> SQLExpression {
+        SQLExpression(node: .column(alias: alias, name: model.root(entity).primaryKey), kind: keyKind(entity),
+                      nullable: nullable, isObject: true, objectEntity: entity.name)
+    }
+
+    /// The kind of `entity`'s key: the key attribute's type where one is declared (a PostgreSQL
+    /// table keyed by text), otherwise an integer (`Z_PK`, a rowid).
+    func keyKind(_ entity: ModelEntity) -> SQLKind {
+        let root = model.root(entity)
+        if let a = root.attributes.first(where: { SQLName.key($0.column) == SQLName.key(root.primaryKey) }) { return SQLKind(a.type) }
+        return .integer
+    }
+
+    /// An object's key as a plain value, for `compare`.
+    private func key(of object: SQLExpression) -> SQLExpression {
+        var k = object
+        k.isObject = false
+        k.objectEntity = nil
+        return k
+    }
+
+    /// `object == value` and `object != value`: value nil, another object, or a key.
+    mutating func objectComparison(_ op: ComparisonOperator, _ l: SQLExpression, _ r: SQLExpression) throws(StoreError) -> SQLCondition {
+        let other = l.isObject ? r : l, object = l.isObject ? l : r
+        guard op == .equal || op == .notEqual else {
+            throw fail(.typeMismatch, "\(describe(object)) cannot be compared with \(op.symbol): objects have no order",
+                       hint: "compare with == or !=, test membership with IN, or compare one of its attributes")
+        }
+        if other.isNullConstant {
+            return SQLCondition(node: .isNull(object.node, negated: op != .equal), nullable: false)
+        }
+        if other.isObject {
+            if let a = object.objectEntity, let b = other.objectEntity, !sameTree(a, b) {
+                throw fail(.typeMismatch, "\(describe(object)) is never \(describe(other)): they are objects of unrelated entities",
+                           hint: "compare objects of one entity (or of its sub-entities)")
+            }
+        } else {
+            try checkKey(other, for: object)
+        }
+        return try compare(op, options: literalOptions(), key(of: object), key(of: other))
+    }
+
+    /// `object IN {…}` and `{…} CONTAINS object` (also `SELF IN %@`, `key IN {objects}`).
+    mutating func objectMembership(_ x: SQLExpression, inValues items: [SQLExpression]) throws(StoreError) -> SQLCondition {
+        var parts: [SQLNode] = []
+        for item in items where !item.isNullConstant {
+            parts.append(try objectComparison(.equal, x, item).node)
+        }
+        if parts.isEmpty { return decided(false, evaluating: [x]) }
+        let any = parts.count == 1 ? parts[0] : Self.chain(parts, .or)
+        return SQLCondition(node: .parenthesized(any), nullable: true)
+    }
+
+    /// Refuses a value that can never be `object`'s key: a string, a date, data or a
+    /// collection where keys are integers (and the reverse for a text key).
+    private func checkKey(_ value: SQLExpression, for object: SQLExpression) throws(StoreError) {
+        let keyDomain = object.kind.domain
+        if value.kind.domain == .unknown || keyDomain == .unknown || value.kind.comparesNatively(with: object.kind) { return }
+        if value.kind == .boolean, keyDomain == .number { return }
+        let what = value.constant.map { $0.kindDescription } ?? "a value of another kind"
+        throw fail(.typeMismatch, "\(describe(object)) is compared with \(what): an object equals only an object or its key",
+                   hint: keyDomain == .number ? "give the object's key, an integer (or nil)" : "give the object's key (or nil)")
+    }
+
+    private func sameTree(_ a: String, _ b: String) -> Bool {
+        guard let x = try? model.entity(named: a), let y = try? model.entity(named: b) else { return true }
+        return model.root(x).name == model.root(y).name
+    }
+
+    private func describe(_ object: SQLExpression) -> String {
+        object.objectEntity.map { "an object of \($0)" } ?? "an object"
+    }
+
+    private func literalOptions() throws(StoreError) -> SharedSemantics.Options {
+        do { return try SharedSemantics.Options(rawValue: 0) } catch { throw evaluationError(error) }
+    }
+}
