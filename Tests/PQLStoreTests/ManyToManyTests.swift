@@ -241,6 +241,36 @@ struct ManyToManyTests {
         }
     }
 
+    /// A pair added to a store's model gets its join table when the store opens; a join table
+    /// renamed would lose the links, so it is refused without a migration step.
+    @Test func migrations() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("pql-m2m-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("notes.sqlite").path
+        let plain = [ModelEntity("Note", attributes: [ModelAttribute("title", .string)]), ModelEntity("Tag", attributes: [ModelAttribute("name", .string)])]
+        func paired(_ joinTable: String? = nil) throws -> StoreModel {
+            var entities = plain
+            entities[0].relationships = [ModelRelationship("tags", toMany: "Tag", inverse: "notes", joinTable: joinTable)]
+            entities[1].relationships = [ModelRelationship("notes", toMany: "Note", inverse: "tags")]
+            return try StoreModel(entities)
+        }
+        do {
+            let store = try PredicateStore(path: path, model: try StoreModel(plain))
+            try store.insert("Note", ["title": "a"])
+            try store.insert("Tag", ["name": "urgent"])
+        }
+        do {
+            let store = try PredicateStore(path: path, model: try paired())
+            #expect(try store.link("Note", id: 1, "tags", to: [1]) == 1)
+        }
+        #expect { try PredicateStore(path: path, model: try paired("links")) } throws: {
+            ($0 as? StoreError)?.hint?.contains("joinTable 'Note_tags'") == true || ($0 as? StoreError)?.message.contains("Note_tags") == true
+        }
+        let store = try PredicateStore(path: path, model: try paired("Note_tags"))
+        #expect(try store.count(EntityQuery("Tag", where: "ANY notes.title == 'a'")) == 1)
+    }
+
     /// As Xcode writes a many-to-many: both sides `toMany="YES"`, each the other's inverse.
     @Test func xcodeAndJSONModels() throws {
         let xcode = try ModelLoaderTests.xcode(ModelLoaderTests.document("""
