@@ -92,6 +92,12 @@ import Testing
                 #expect(try await store.fetchIDs(EntityQuery("Note", where: format)).sorted() == expected.map { notes[$0] }, "\(format)")
             }
             #expect(try await store.fetchIDs(EntityQuery("Tag", where: "ANY notes.folder.name == 'Work'")).sorted() == [tags[0], tags[1]])
+            // Properties and grouped aggregates go through the same compiler.
+            let rows = try await store.fetchProperties(["title", "tags.@count"], EntityQuery("Note", sort: [SortRule("title")]))
+            #expect(rows.map { $0["tags.@count"] } == [1, 2, 1, 0])
+            let groups = try await store.fetch(GroupQuery("Note", groupBy: ["folder.name"], select: ["n": "sum:(tags.@count)"],
+                                                          sort: [SortRule("n")]))
+            #expect(groups.map { $0["n"] } == [1, 3])
             // Records carry the links as arrays of keys, as inserts take them.
             let b = try #require(try await store.fetch(EntityQuery("Note", where: "title == 'b'"), as: NoteRecord.self).first)
             #expect(b.tags == [tags[0], tags[1]])
