@@ -32,5 +32,12 @@ struct ManyToManyCommandLineTests {
         // The join table is no entity; the pair shows among the relationships.
         let missing = try PQLProcess.run(["query", path, "--entity", "note_tag", "--count"])
         #expect(missing.status != 0)
+        let schema = try PQLProcess.run([path], stdin: Data(".schema note\n.schema tag\n".utf8))
+        #expect(schema.stdout.contains("tag        many-to-many tag (through note_tag)"), "\(schema.stdout)")
+        #expect(schema.stdout.contains("note  many-to-many note (through note_tag)"), "\(schema.stdout)")
+        // A note with links is denied (the foreign keys' NO ACTION), one without deleted.
+        let denied = try PQLProcess.run(["delete", path, "--entity", "note", "--where", "title == 'b'"])
+        #expect(denied.status == 1 && denied.stderr.contains("deny"), "\(denied.stderr)")
+        #expect(try PQLProcess.run(["delete", path, "--entity", "note", "--where", "title == 'd'"]).stdout == "1\n")
     }
 }
