@@ -172,6 +172,14 @@ struct ManyToManyTests {
         #expect(try Self.ids(store, "Note", "tags.@count == 0") == [notes[0]])
     }
 
+    @Test func asyncLinks() async throws {
+        let (store, notes, tags) = try Self.notes()
+        let server = AsyncPredicateStore(store)
+        #expect(try await server.link("Note", id: notes[3], "tags", to: [tags[2]]) == 1)
+        #expect(try await server.unlink("Note", id: notes[0], "tags", from: [tags[0]]) == 1)
+        #expect(try await server.count(EntityQuery("Note", where: "tags.@count == 0")) == 1)
+    }
+
     @Test func linksToNothingAreRefusedAndWriteNothing() throws {
         let (store, notes, tags) = try Self.notes()
         let before = try store.count(EntityQuery("Note"))
