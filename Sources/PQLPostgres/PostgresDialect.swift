@@ -24,6 +24,8 @@ struct PostgresDialect: SQLDialect {
 
     func table(_ name: String) -> String { "\(quote(schema)).\(quote(name))" }
 
+    func keyList(_ column: String) -> String { "string_agg(\(column)::text, ',' ORDER BY \(column))" }
+
     func name(of function: SQLFunction) -> String {
         switch function {
         case .min: return "min"

@@ -76,8 +76,9 @@ extension PostgresPredicateStore {
         let model = self.model
         let e = try model.entity(named: entity)
         let plan = try InsertPlan(model: model, entity: e)
+        let (values, joined) = try plan.manyToManyLinks(values)
         let assignments = try plan.assignments(values)
-        guard !assignments.isEmpty else { return }
+        guard !assignments.isEmpty || !joined.isEmpty else { return }
         let root = model.root(e)
         var binds = PostgresBindings()
         binds.append(id)
@@ -88,10 +89,16 @@ extension PostgresPredicateStore {
         }
         let sql = "WITH changed AS (UPDATE \(qualified(root.table)) SET \(sets.joined(separator: ", ")) WHERE \(quote(root.primaryKey)) = $1 RETURNING 1) SELECT count(*) FROM changed"
         try await transaction("updating \(entity)") { connection in
-            try await self.checkLinks(of: e, assignments: assignments, keys: keys, given: values, model: model, on: connection)
-            guard try await self.count(BoundSQL(sql: sql, binds: update.binds), on: connection) == 1 else {
-                throw StoreError(.invalidValue, "there is no \(entity) with key \(id)")
+            if assignments.isEmpty {
+                try await self.requireObjects(e, [id], as: "there is no \(entity) with key", kind: .invalidValue, model: model, on: connection)
+            } else {
+                try await self.checkLinks(of: e, assignments: assignments, keys: keys, given: values, model: model, on: connection)
+                guard try await self.count(BoundSQL(sql: sql, binds: update.binds), on: connection) == 1 else {
+                    throw StoreError(.invalidValue, "there is no \(entity) with key \(id)")
+                }
             }
+            // A many-to-many given to an update is the object's whole set of links.
+            for (r, join, keys) in joined { try await self.setLinks(r, join, from: e, id: id, to: keys, model: model, on: connection) }
         }
     }
 
@@ -123,7 +130,7 @@ extension PostgresPredicateStore {
     }
 
     /// Whether a statement gives any row.
-    private func exists(_ statement: BoundSQL, on connection: PostgresConnection) async throws -> Bool {
+    func exists(_ statement: BoundSQL, on connection: PostgresConnection) async throws -> Bool {
         var found = false
         for try await _ in try await connection.statement(statement.query, logger: logger) { found = true }
         return found
@@ -134,6 +141,14 @@ extension PostgresPredicateStore {
         var table: String
         var temp: String
         var key: String
+        /// The join tables' columns holding these rows' keys: their links go with them.
+        var links: [JoinRows] = []
+    }
+
+    /// The rows of a many-to-many's join table whose `column` holds a deleted object's key.
+    struct JoinRows: Sendable {
+        var table: String
+        var column: String
     }
 
     /// Deletes the rows of `entity` that `keys` selects and returns how many, with everything
@@ -148,6 +163,11 @@ extension PostgresPredicateStore {
         var parts: [String] = []
         for (i, s) in slated.enumerated() {
             parts.append("d\(i) AS (DELETE FROM \(qualified(s.table)) WHERE \(quote(s.key)) IN (SELECT \(quote(s.key)) FROM pg_temp.\(quote(s.temp))) RETURNING 1)")
+            // Their many-to-many links, in the same statement: the join table's foreign keys
+            // are checked at its end.
+            for (k, j) in s.links.enumerated() {
+                parts.append("l\(i)_\(k) AS (DELETE FROM \(qualified(j.table)) WHERE \(quote(j.column)) IN (SELECT \(quote(s.key)) FROM pg_temp.\(quote(s.temp))))")
+            }
         }
         let deleted = try await count(BoundSQL(sql: "WITH \(parts.joined(separator: ", ")) SELECT count(*) FROM d0"), on: connection)
         for s in slated { try await connection.run(PostgresQuery(unsafeSQL: "DROP TABLE IF EXISTS pg_temp.\(quote(s.temp))"), logger: logger) }
@@ -168,7 +188,7 @@ extension PostgresPredicateStore {
             .reduce(into: [ModelRelationship]()) { acc, r in if !acc.contains(r) { acc.append(r) } }
         var columns = [root.primaryKey]
         var links: [String: (local: String, remote: String, destination: ModelEntity)] = [:]
-        for r in relationships {
+        for r in relationships where !r.isManyToMany {
             let l = try Self.link(r, from: entity, model: model)
             links[r.name] = l
             if r.deleteRule != .noAction && !columns.contains(l.local) { columns.append(l.local) }
@@ -195,6 +215,32 @@ extension PostgresPredicateStore {
             return
         }
         slated.append(SlatedRows(table: root.table, temp: temp, key: root.primaryKey))
+        let mine = slated.count - 1
+
+        // Many-to-many links: deny refuses while there are any, cascade slates the linked
+        // objects, and under every rule the deleted objects' join rows go (see `deleteRows`).
+        for r in relationships where r.isManyToMany {
+            let join = try model.joinLink(of: r, on: entity)
+            if !slated[mine].links.contains(where: { $0.table == join.table && $0.column == join.sourceColumn }) {
+                slated[mine].links.append(JoinRows(table: join.table, column: join.sourceColumn))
+            }
+            let dest = try model.entity(named: r.destination)
+            let destRoot = model.root(dest)
+            let related = "SELECT \(quote(destRoot.primaryKey)) FROM \(qualified(destRoot.table)) WHERE \(quote(destRoot.primaryKey)) IN "
+                + "(SELECT \(quote(join.destinationColumn)) FROM \(qualified(join.table)) WHERE \(quote(join.sourceColumn)) IN (SELECT \(quote(root.primaryKey)) FROM \(tempTable)))"
+                + notSlated(destRoot.table, key: quote(destRoot.primaryKey), in: slated)
+            switch r.deleteRule {
+            case .deny:
+                if try await exists(BoundSQL(sql: related + " LIMIT 1"), on: connection) {
+                    throw StoreError(.constraint, "cannot delete \(entity.name): its relationship '\(r.name)' has the deny rule and still links \(r.destination) objects",
+                                     hint: "unlink the related \(r.destination) objects first (unlink), or delete them")
+                }
+            case .cascade:
+                try await slate(dest, keys: BoundSQL(sql: related), depth: depth + 1, slated: &slated, model: model, on: connection)
+            case .nullify, .noAction:
+                break
+            }
+        }
 
         for r in relationships where r.deleteRule != .noAction {
             guard let l = links[r.name] else { continue }

@@ -229,6 +229,8 @@ struct RowLayout: Sendable {
     struct Column: Sendable {
         var name: String
         var type: AttributeType
+        /// A many-to-many's keys, as one text (see `SelectBuilder.keyArray`).
+        var isKeyList = false
     }
 
     let entity: String
@@ -254,6 +256,11 @@ struct RowLayout: Sendable {
                     let dest = try model.entity(named: r.destination)
                     let key = r.referencedColumn.flatMap { c in model.allAttributes(dest).first { $0.column == c } }
                     columns.append(Column(name: r.name, type: key?.type ?? .integer64))
+                }
+            }
+            for e in model.descendants(entity) {
+                for r in model.allRelationships(e) where r.isManyToMany && seen.insert(r.name).inserted {
+                    columns.append(Column(name: r.name, type: .string, isKeyList: true))
                 }
             }
         }
@@ -285,7 +292,8 @@ struct RowLayout: Sendable {
         }
         var values: [String: PredicateValue] = [:]
         for (i, c) in columns.enumerated() where own?.contains(c.name) ?? true {
-            values[c.name] = try Self.value(cells[first + i], c.type)
+            values[c.name] = c.isKeyList ? SelectBuilder.keyArray(try cells[first + i].decode(String?.self))
+                                         : try Self.value(cells[first + i], c.type)
         }
         return StoreRecord(entity: name, id: id, values: values, keys: keys)
     }

@@ -6,7 +6,7 @@ import PQLStore
 extension PostgresPredicateStore {
     /// Inserts one object and returns its key, with the SQLite store's rules: keys name the
     /// entity's attributes and to-one relationships (a to-one's value is the destination's
-    /// key); an unknown key is a `StoreError` of kind `StoreError.Kind.unknownKey`, a value of
+    /// key) and many-to-many relationships (an array of keys); an unknown key is a `StoreError` of kind `StoreError.Kind.unknownKey`, a value of
     /// the wrong kind or nil for a non-optional attribute one of kind
     /// `StoreError.Kind.invalidValue`, a link to no object one of kind
     /// `StoreError.Kind.constraint`. Values are bound as parameters, never spliced into the
@@ -40,7 +40,8 @@ extension PostgresPredicateStore {
         return try await transaction("inserting into \(entity)") { connection in
             var ids: [Int64] = []
             ids.reserveCapacity(objects.count)
-            for object in objects {
+            for given in objects {
+                let (object, joined) = try plan.manyToManyLinks(given)
                 let row = try plan.row(object)
                 for (index, r) in links { try await self.checkLinkTarget(r, from: e, value: row[index], model: model, on: connection) }
                 var statement = BoundSQL(sql: "")
@@ -54,6 +55,7 @@ extension PostgresPredicateStore {
                 var id: Int64?
                 for try await r in try await connection.statement(statement.query, logger: self.logger) { id = try r.decode(Int64.self) }
                 guard let id else { throw StoreError(.server, "inserting into \(entity): the server returned no key") }
+                for (r, join, keys) in joined { _ = try await self.addLinks(r, join, from: e, id: id, to: keys, model: model, on: connection) }
                 ids.append(id)
             }
             return ids

@@ -95,6 +95,23 @@ enum PostgresSchemaDDL {
             out.append(Table(name: root.table, create: "CREATE TABLE \(qualified(root.table)) (\(defs.joined(separator: ", ")))",
                              foreignKeys: foreignKeys, indexes: indexSQL, indexNames: indexNames))
         }
+        // Many-to-many join tables, as the SQLite store makes them: the pair the primary key
+        // (serving ANY and @count from the first side), an index on the pair reversed (from the
+        // other), and foreign keys to both tables.
+        for j in model.joinTables {
+            let source = model.root(try model.entity(named: j.source)), destination = model.root(try model.entity(named: j.destination))
+            let (a, b) = (j.link.sourceColumn, j.link.destinationColumn)
+            let index = "\(j.link.table)_\(b)_\(a)_index"
+            guard index.utf8.count <= 63 else {
+                throw StoreError(.invalidModel, "the index name '\(index)' is longer than PostgreSQL's 63 bytes",
+                                 hint: "give the many-to-many relationships a shorter joinTable, joinColumn or inverseJoinColumn")
+            }
+            out.append(Table(name: j.link.table,
+                             create: "CREATE TABLE \(qualified(j.link.table)) (\(q(a)) bigint NOT NULL, \(q(b)) bigint NOT NULL, PRIMARY KEY (\(q(a)), \(q(b))))",
+                             foreignKeys: ["ALTER TABLE \(qualified(j.link.table)) ADD FOREIGN KEY (\(q(a))) REFERENCES \(qualified(source.table)) (\(q(source.primaryKey)))",
+                                           "ALTER TABLE \(qualified(j.link.table)) ADD FOREIGN KEY (\(q(b))) REFERENCES \(qualified(destination.table)) (\(q(destination.primaryKey)))"],
+                             indexes: ["CREATE INDEX IF NOT EXISTS \(q(index)) ON \(qualified(j.link.table)) (\(q(b)), \(q(a)))"], indexNames: [index]))
+        }
         return out
     }
 }

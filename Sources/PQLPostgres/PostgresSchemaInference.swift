@@ -8,7 +8,9 @@ import PQLStore
 /// type, the single-column integer primary key as the key, single-column indexes and unique
 /// constraints marked, and each single-column foreign key to a table of the model as a to-one
 /// relationship (named after the column without `_id`) with a to-many inverse (named after the
-/// referencing table). Tables without such a key are left out, with the reason.
+/// referencing table). A join table (two such foreign keys and at most its own key besides) is a
+/// many-to-many pair instead (`JoinTableInference`). Other tables without such a key are left
+/// out, with the reason.
 enum PostgresSchemaInference {
     /// An attribute type for a PostgreSQL type name (the base type's, for a domain). Types PQL
     /// has no attribute type for (json, arrays, intervals, geometric types…) read as strings.
@@ -109,6 +111,8 @@ enum PostgresSchemaInference {
         var entities: [ModelEntity] = []
         var skipped: [String: String] = [:], skippedColumns: [String: String] = [:]
         var order: [String] = []
+        // Tables that are no entity but may be join tables (keyed by both their columns).
+        var keyless: [ModelEntity] = []
         var byTable: [String: [Column]] = [:]
         for c in columns {
             if byTable[c.table] == nil { order.append(c.table) }
@@ -120,6 +124,7 @@ enum PostgresSchemaInference {
             guard let pk, pk.columns.count == 1, let keyColumn = cols.first(where: { $0.name == pk.columns[0] }),
                   ["int2", "int4", "int8"].contains(keyColumn.type) else {
                 skipped[table] = pk == nil ? "it has no primary key" : "its primary key is not one integer column"
+                keyless.append(ModelEntity(table, attributes: cols.map { ModelAttribute($0.name, .integer64) }, table: table, primaryKey: ""))
                 continue
             }
             var kept: [Column] = []
@@ -140,8 +145,17 @@ enum PostgresSchemaInference {
             }
             entities.append(ModelEntity(table, attributes: attributes, table: table, primaryKey: keyColumn.name))
         }
+        // Join tables become many-to-many pairs; their foreign keys are no to-ones then.
+        let foreignKeys = constraints.enumerated().compactMap { (i, c) -> JoinTableInference.ForeignKey? in
+            guard c.kind == "f", c.columns.count == 1, c.targetColumns.count == 1, let target = c.target else { return nil }
+            let onDelete = switch c.onDelete { case "c": "CASCADE"; case "n": "SET NULL"; case "r": "RESTRICT"; default: "NO ACTION" }
+            return .init(table: c.table, column: c.columns[0], target: target, targetColumn: c.targetColumns[0], onDelete: onDelete, constraint: Int64(i))
+        }
+        let joins = JoinTableInference.joinTables(entities + keyless, linking: entities, foreignKeys, sameTable: ==)
+        for j in joins { skipped[j.table] = nil }
+        entities.removeAll { e in joins.contains { $0.table == e.name } }
         // Foreign keys become to-one relationships and their to-many inverses.
-        for fk in constraints where fk.kind == "f" && fk.columns.count == 1 && fk.targetColumns.count == 1 {
+        for fk in constraints where fk.kind == "f" && fk.columns.count == 1 && fk.targetColumns.count == 1 && !joins.contains(where: { $0.table == fk.table }) {
             guard let target = fk.target, let si = entities.firstIndex(where: { $0.name == fk.table }),
                   let ti = entities.firstIndex(where: { $0.name == target }) else { continue }
             let column = fk.columns[0]
@@ -158,6 +172,7 @@ enum PostgresSchemaInference {
             entities[ti].relationships.append(ModelRelationship(inverse, toMany: fk.table, inverse: name,
                                                                 deleteRule: SchemaInference.deleteRule(onDelete)))
         }
+        for table in JoinTableInference.addPairs(joins, to: &entities, sameTable: ==) { skipped[table] = JoinTableInference.unnamedReason }
         return (try StoreModel(entities, names: .postgreSQL), skipped, skippedColumns)
     }
 }

@@ -128,6 +128,28 @@ public struct AsyncPredicateStore: Sendable {
         try await write { (s) throws(StoreError) in try s.delete(entity, id: id) }
     }
 
+    /// Links one object to others through a many-to-many relationship and returns how many
+    /// links are new (``PredicateStore/link(_:id:_:to:)``).
+    ///
+    /// ```swift
+    /// try await store.link("Note", id: note, "tags", to: [urgent])
+    /// ```
+    @discardableResult
+    public func link(_ entity: String, id: Int64, _ relationship: String, to ids: [Int64]) async throws(StoreError) -> Int {
+        try await write { (s) throws(StoreError) in try s.link(entity, id: id, relationship, to: ids) }
+    }
+
+    /// Removes links of one object through a many-to-many relationship and returns how many
+    /// were removed (``PredicateStore/unlink(_:id:_:from:)``).
+    ///
+    /// ```swift
+    /// try await store.unlink("Note", id: note, "tags", from: [urgent])
+    /// ```
+    @discardableResult
+    public func unlink(_ entity: String, id: Int64, _ relationship: String, from ids: [Int64]) async throws(StoreError) -> Int {
+        try await write { (s) throws(StoreError) in try s.unlink(entity, id: id, relationship, from: ids) }
+    }
+
     /// Sets attributes of every matching record and returns how many changed
     /// (``PredicateStore/batchUpdate(_:set:)``).
     ///

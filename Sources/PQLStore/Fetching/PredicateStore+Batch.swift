@@ -71,7 +71,7 @@ extension PredicateStore {
             .reduce(into: [ModelRelationship]()) { acc, r in if !acc.contains(r) { acc.append(r) } }
         var columns = [root.primaryKey]
         let compiler = PredicateSQLCompiler(model: model)
-        for r in relationships where r.deleteRule != .noAction {
+        for r in relationships where r.deleteRule != .noAction && !r.isManyToMany {
             let l = try compiler.link(r, from: entity)
             if !columns.contains(l.local) { columns.append(l.local) }
         }
@@ -92,6 +92,10 @@ extension PredicateStore {
         try delete.run()
         let deleted = connection.changes
         for r in relationships {
+            if r.isManyToMany {
+                try deleteLinks(r, of: entity, deleted: temp, depth: depth)
+                continue
+            }
             let l = try compiler.link(r, from: entity)
             let destRoot = model.root(l.destination)
             let related = "SELECT \(q(destRoot.primaryKey)) FROM \(q(destRoot.table)) WHERE \(q(l.remote)) IN (SELECT \(q(l.local)) FROM temp.\(q(temp)))"

@@ -53,6 +53,9 @@ extension PredicateStore {
                 var values: [String: PredicateValue] = [:]
                 values.reserveCapacity(l.columns.count)
                 for c in l.columns { values[c.name] = c.kind.value(s.value(c.index)) }
+                for name in st.keyLists where values[name] != nil {
+                    if case .string(let text)? = values[name] { values[name] = SelectBuilder.keyArray(text) } else { values[name] = .array([]) }
+                }
                 try body(StoreRecord(entity: l.entity, id: s.int64(0), values: values, keys: l.keys))
             }
         }

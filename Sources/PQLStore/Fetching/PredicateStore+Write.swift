@@ -2,9 +2,10 @@ import Foundation
 import PQL
 
 extension PredicateStore {
-    /// Inserts one object and returns its key. Keys are attribute names and to-one
-    /// relationship names (whose value is the related object's key); missing attributes take
-    /// their default. Unknown keys and values of the wrong type are errors.
+    /// Inserts one object and returns its key. Keys are attribute names, to-one relationship
+    /// names (whose value is the related object's key) and many-to-many relationship names
+    /// (an array of keys: one link each); missing attributes take their default. Unknown keys,
+    /// values of the wrong type and keys no related object has are errors.
     ///
     /// ```swift
     /// let ua = try store.insert("Airline", ["carrier": "UA", "name": "United Air Lines Inc."])
@@ -30,10 +31,13 @@ extension PredicateStore {
                 let s = try connection.prepare(plan.sql, cached: true)
                 let links = plan.linkColumns()
                 for o in objects {
-                    let row = try plan.row(o)
+                    let (plain, joined) = try plan.manyToManyLinks(o)
+                    let row = try plan.row(plain)
                     for (index, r) in links { try checkLinkTarget(r, from: e, value: row[index]) }
                     try s.run(row)
-                    ids.append(connection.lastInsertRowID)
+                    let id = connection.lastInsertRowID
+                    for (r, join, keys) in joined { _ = try addLinks(r, join, from: e, id: id, to: keys) }
+                    ids.append(id)
                 }
                 return ids
             }
@@ -105,8 +109,9 @@ extension PredicateStore {
         try locked { () throws(StoreError) in
             let e = try model.entity(named: entity)
             let plan = try InsertPlan(model: model, entity: e)
-            let assignments = try plan.assignments(values)
-            guard !assignments.isEmpty else { return }
+            let (plain, joined) = try plan.manyToManyLinks(values)
+            let assignments = try plan.assignments(plain)
+            guard !assignments.isEmpty || !joined.isEmpty else { return }
             var sets: [String] = [], bindings: [SQLValue] = []
             for (column, value) in assignments {
                 bindings.append(value)
@@ -118,9 +123,15 @@ extension PredicateStore {
                                    bindings: [.integer(id)])
             try checkLinks(of: e, assignments: assignments, keys: keys)
             try connection.transaction { () throws(StoreError) in
-                let s = try connection.prepare("UPDATE \(SQLIdentifier.quote(root.table)) SET \(sets.joined(separator: ", ")) WHERE \(SQLIdentifier.quote(root.primaryKey)) = ?\(bindings.count)")
-                try s.run(bindings)
-                guard connection.changes == 1 else { throw StoreError(.invalidValue, "there is no \(entity) with key \(id)") }
+                if assignments.isEmpty {
+                    try requireObjects(e, [id], as: "there is no \(entity) with key", kind: .invalidValue)
+                } else {
+                    let s = try connection.prepare("UPDATE \(SQLIdentifier.quote(root.table)) SET \(sets.joined(separator: ", ")) WHERE \(SQLIdentifier.quote(root.primaryKey)) = ?\(bindings.count)")
+                    try s.run(bindings)
+                    guard connection.changes == 1 else { throw StoreError(.invalidValue, "there is no \(entity) with key \(id)") }
+                }
+                // A many-to-many given to an update is the object's whole set of links.
+                for (r, join, keys) in joined { try setLinks(r, join, from: e, id: id, to: keys) }
             }
         }
     }
@@ -186,6 +197,35 @@ package struct InsertPlan {
         sql = "INSERT INTO \(SQLIdentifier.quote(root.table)) (\(cols.map(SQLIdentifier.quote).joined(separator: ", "))) VALUES (\((1...max(1, cols.count)).map { "?\($0)" }.joined(separator: ", ")))"
     }
 
+    /// The many-to-many keys of `given` taken out, each with its join table and array of keys
+    /// (nil is no links); the rest, for ``row(_:)`` or ``assignments(_:)``.
+    package func manyToManyLinks(_ given: [String: PredicateValue]) throws(StoreError)
+        -> (rest: [String: PredicateValue], links: [(ModelRelationship, StoreModel.JoinLink, [Int64])]) {
+        var rest = given
+        var links: [(ModelRelationship, StoreModel.JoinLink, [Int64])] = []
+        for r in model.allRelationships(entity) where r.isManyToMany {
+            guard let v = rest.removeValue(forKey: r.name) else { continue }
+            let items: [PredicateValue]
+            switch v {
+            case .null: items = []
+            case .array(let a), .set(let a): items = a
+            default:
+                throw StoreError(.invalidValue, "\(entity.name).\(r.name) takes an array of \(r.destination) keys, not \(v)",
+                                 hint: "give the Int64 keys insert returned, as [1, 2]")
+            }
+            var keys: [Int64] = []
+            for item in items {
+                guard case .int(let k) = item else {
+                    throw StoreError(.invalidValue, "\(entity.name).\(r.name) takes \(r.destination) keys, not \(item)",
+                                     hint: "give the Int64 keys insert returned, as [1, 2]")
+                }
+                keys.append(k)
+            }
+            links.append((r, try model.joinLink(of: r, on: entity), keys))
+        }
+        return (rest, links)
+    }
+
     /// The columns of ``row(_:)``'s values, in their order.
     package var columnNames: [String] { columns }
 
@@ -201,11 +241,18 @@ package struct InsertPlan {
         return row.indices.filter { row[$0] != .null || ($0 < keys.count && named.contains(keys[$0])) }
     }
 
-    /// Every key a write may name: attributes and to-one relationships.
-    private var keyNames: [String] { attributes.map(\.name) + toOne.map(\.name) + sharedKeyLinks.map(\.name) }
+    /// Every key a write may name: attributes and to-one relationships (and, through
+    /// ``manyToManyLinks(_:)``, many-to-many relationships).
+    private var keyNames: [String] {
+        attributes.map(\.name) + toOne.map(\.name) + sharedKeyLinks.map(\.name) + model.allRelationships(entity).filter(\.isManyToMany).map(\.name)
+    }
 
     /// Refuses a key no write can set, before any value for it is known.
     package func requireSettable(_ key: String) throws(StoreError) {
+        if let r = model.allRelationships(entity).first(where: { $0.name == key && $0.isManyToMany }) {
+            throw StoreError(.invalidValue, "\(entity.name).\(r.name) is many-to-many: an expression cannot compute its links",
+                             hint: "link and unlink its objects with link(_:id:_:to:) and unlink(_:id:_:from:)")
+        }
         guard keyNames.contains(key) else { throw StoreError.unknownKey(key, entity: entity.name, candidates: keyNames) }
     }
 
@@ -310,6 +357,10 @@ package struct InsertPlan {
         if let r = sharedKeyLinks.first(where: { $0.name == key }), let a = attributes.first(where: { $0.column == r.foreignKeyColumn }) {
             if v.isNull && !r.isOptional { throw StoreError(.invalidValue, "\(entity.name).\(r.name) is not optional and has no related object") }
             return (a.column, v.isNull ? try value(v, a) : try link(r, v))
+        }
+        if let r = model.allRelationships(entity).first(where: { $0.name == key && $0.isManyToMany }) {
+            throw StoreError(.invalidValue, "\(entity.name).\(r.name) is many-to-many: a batch update cannot set its links",
+                             hint: "set them per object with update(_:id:_:), or with link and unlink")
         }
         throw StoreError.unknownKey(key, entity: entity.name, candidates: keyNames)
     }

@@ -20,6 +20,8 @@ package struct SelectBuilder {
         /// For records with links: the to-one relationships read after the attributes, each
         /// as the key of the object it links to.
         package var links: [(name: String, kind: SQLKind)] = []
+        /// The links that are many-to-many: text of comma-separated keys (see ``keyArray(_:)``).
+        package var keyLists: Set<String> = []
         package var hasEntityColumn = false
     }
 
@@ -142,8 +144,14 @@ package struct SelectBuilder {
         return dialect.page(limit: l, offset: o)
     }
 
+    /// A many-to-many link column's text (`"1,5"`, NULL for none) as the array of keys that
+    /// inserts take.
+    package static func keyArray(_ text: String?) -> PredicateValue {
+        .array((text ?? "").split(separator: ",").compactMap { Int64($0).map(PredicateValue.int) })
+    }
+
     /// Whole records: the key, the entity number if entities share the table, every attribute,
-    /// and with `links` every to-one relationship's key column.
+    /// and with `links` every to-one relationship's key column and every many-to-many's keys.
     package mutating func records(links: Bool = false) throws(StoreError) -> Statement {
         let w = try whereClause(), o = try orderClause(), p = pageClause()
         var columns = [dialect.render(scope.keyColumn)]
@@ -166,6 +174,18 @@ package struct SelectBuilder {
                     let key = r.referencedColumn.flatMap { c in model.allAttributes(dest).first { $0.column == c } }
                     columns.append(dialect.column(r.foreignKeyColumn, of: "t0"))
                     st.links.append((r.name, key.map { SQLKind($0.type) } ?? .integer))
+                }
+            }
+            // Many-to-many links after the to-ones: the linked keys in ascending order, as one
+            // text ("1,5"; NULL for none) that the reader turns into an array of keys.
+            for e in model.descendants(entity) {
+                for r in model.allRelationships(e) where r.isManyToMany && seen.insert(r.name).inserted {
+                    let join = try model.joinLink(of: r, on: e)
+                    let keys = "SELECT \(dialect.quote(join.destinationColumn)) AS k FROM \(dialect.table(join.table)) "
+                        + "WHERE \(dialect.quote(join.sourceColumn)) = \(dialect.render(scope.keyColumn)) ORDER BY 1"
+                    columns.append("(SELECT \(dialect.keyList("links.k")) FROM (\(keys)) links)")
+                    st.links.append((r.name, .string))
+                    st.keyLists.insert(r.name)
                 }
             }
         }

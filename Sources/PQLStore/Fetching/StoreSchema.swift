@@ -21,6 +21,9 @@ enum StoreSchema {
         var columns: [(name: String, definition: String)] = []
         /// For a table: the entity number its existing rows take when the entity column is added.
         var rootNumber: Int = 0
+        /// Whether the table is a many-to-many's join table (no entity's: migrations keep it
+        /// while the model has the relationship, and drop it with the relationship).
+        var isJoinTable = false
     }
 
     /// The statements that create `model`'s schema (idempotent: IF NOT EXISTS).
@@ -92,6 +95,7 @@ enum StoreSchema {
                 out.append(Object(kind: .index, name: ix.name, table: root.table, sql: sql))
             }
         }
+        out += try joinTableObjects(model)
         var byName: [ExactText: Object] = [:]
         for o in out {
             let f = SQLName.key(o.name)
@@ -100,6 +104,28 @@ enum StoreSchema {
                                  hint: "rename an entity or attribute so that the table and index names (TABLE_COLUMN_index, _unique, _fk) differ")
             }
             byName[f] = o
+        }
+        return out
+    }
+
+    /// Each many-to-many's join table: its two key columns, the pair its primary key (one link
+    /// per pair; the index ANY and @count use from the first side) and an index on the pair
+    /// reversed, `TABLE_second_first_index` (what they use from the other side). `WITHOUT
+    /// ROWID`: the primary key is the table, so a link costs one b-tree entry, not two.
+    static func joinTableObjects(_ model: StoreModel) throws(StoreError) -> [Object] {
+        let q = SQLIdentifier.quote
+        var out: [Object] = []
+        for j in model.joinTables {
+            let source = model.root(try model.entity(named: j.source)), destination = model.root(try model.entity(named: j.destination))
+            let (a, b) = (j.link.sourceColumn, j.link.destinationColumn)
+            let defs: [(name: String, definition: String)] = [(a, "INTEGER NOT NULL REFERENCES \(q(source.table))(\(q(source.primaryKey)))"),
+                        (b, "INTEGER NOT NULL REFERENCES \(q(destination.table))(\(q(destination.primaryKey)))")]
+            let table = j.link.table
+            out.append(Object(kind: .table, name: table, table: table,
+                              sql: "CREATE TABLE IF NOT EXISTS \(q(table)) (\(defs.map { "\(q($0.0)) \($0.1)" }.joined(separator: ", ")), PRIMARY KEY (\(q(a)), \(q(b)))) WITHOUT ROWID",
+                              columns: defs, isJoinTable: true))
+            let index = "\(table)_\(b)_\(a)_index"
+            out.append(Object(kind: .index, name: index, table: table, sql: "CREATE INDEX IF NOT EXISTS \(q(index)) ON \(q(table)) (\(q(b)), \(q(a)))"))
         }
         return out
     }

@@ -331,6 +331,14 @@ public struct ModelDiff: Hashable, Sendable {
             changes.append(ModelChange(.relationshipChanged, entity: entity, property: r.name, old: "inverse \(o.inverse ?? "none"), \(o.deleteRule.rawValue)",
                                        new: "inverse \(r.inverse ?? "none"), \(r.deleteRule.rawValue)", migration: .lightweight))
         }
+        // A many-to-many whose join table or columns change would start from a new, empty join
+        // table (the old one is dropped): its links need a step, or the old names kept.
+        if o.joinTable != r.joinTable || o.joinColumn != r.joinColumn || o.inverseJoinColumn != r.inverseJoinColumn {
+            let keep = o.joinTable.map { "keep the links: give the relationship joinTable '\($0)', joinColumn '\(o.joinColumn ?? "")' and inverseJoinColumn '\(o.inverseJoinColumn ?? "")'" }
+            changes.append(ModelChange(.relationshipChanged, entity: entity, property: r.name, old: "join table \(o.joinTable ?? "none")",
+                                       new: "join table \(r.joinTable ?? "none")", migration: .needsStep,
+                                       hint: keep ?? "move the links into the join table in a migration step"))
+        }
         if !r.isToMany && o.foreignKeyColumn != r.foreignKeyColumn && !(o.foreignKeyColumn == o.name && r.foreignKeyColumn == r.name) {
             changes.append(ModelChange(.relationshipChanged, entity: entity, property: r.name, old: "column \(o.foreignKeyColumn)", new: "column \(r.foreignKeyColumn)", migration: .lightweight))
         }

@@ -26,7 +26,13 @@ extension StoreModel {
     /// - A relationship has `name` and `destination` (required), `toMany` (default `false`),
     ///   `inverse`, `deleteRule` (`nullify` (default), `cascade`, `deny`, `noAction`),
     ///   `optional` (default `true`), `foreignKey` (a to-one's column, default the name) and
-    ///   `references` (the destination column it refers to, default its primary key).
+    ///   `references` (the destination column it refers to, default its primary key). A
+    ///   to-many whose inverse is a to-many too is many-to-many, its links rows of a join table:
+    ///   `joinTable` (default the first side's entity and relationship names, `Note_tags`, the
+    ///   sides ordered by entity name, then relationship name), `joinColumn` (the column holding
+    ///   this side's key, default the inverse's name) and `inverseJoinColumn` (the column
+    ///   holding the destination's key, default the relationship's name); give them on one side
+    ///   or on both, swapped.
     /// - `templates`: fetch templates, each with `name` and `entity` (required), `predicate`
     ///   (default `"TRUEPREDICATE"`; `$name` marks a variable), `sort` (strings
     ///   `"key.path"` followed by any of `:asc`, `:desc`, `:ci`, `:localized`, `:literal`)
@@ -156,7 +162,8 @@ enum ModelJSONDecoder {
     static let modelKeys = ["entities", "templates"]
     static let entityKeys = ["name", "parent", "abstract", "table", "primaryKey", "attributes", "relationships", "indexes", "uniqueness", "renamingIdentifier", "previousName"]
     static let attributeKeys = ["name", "type", "optional", "default", "indexed", "unique", "column", "renamingIdentifier", "previousName"]
-    static let relationshipKeys = ["name", "destination", "toMany", "inverse", "deleteRule", "optional", "foreignKey", "references", "renamingIdentifier", "previousName"]
+    static let relationshipKeys = ["name", "destination", "toMany", "inverse", "deleteRule", "optional", "foreignKey", "references",
+                                   "joinTable", "joinColumn", "inverseJoinColumn", "renamingIdentifier", "previousName"]
     static let templateKeys = ["name", "entity", "predicate", "sort", "limit"]
 
     static func decode(_ data: Data, file: String?, names: StoreModel.NameRules = .sqlite) throws(StoreError) -> StoreModel {
@@ -271,6 +278,9 @@ enum ModelJSONDecoder {
                                   isOptional: try f.bool("optional") ?? true, foreignKeyColumn: try f.string("foreignKey"),
                                   referencedColumn: try f.string("references"))
         r.isToMany = try f.bool("toMany") ?? false
+        r.joinTable = try f.string("joinTable")
+        r.joinColumn = try f.string("joinColumn")
+        r.inverseJoinColumn = try f.string("inverseJoinColumn")
         r.renamingIdentifier = try renamingIdentifier(f)
         return r
     }
@@ -567,6 +577,9 @@ enum ModelJSONEncoder {
         ]
         if r.foreignKeyColumn != r.name { o["foreignKey"] = .string(r.foreignKeyColumn) }
         if let ref = r.referencedColumn { o["references"] = .string(ref) }
+        if let join = r.joinTable { o["joinTable"] = .string(join) }
+        if let column = r.joinColumn { o["joinColumn"] = .string(column) }
+        if let column = r.inverseJoinColumn { o["inverseJoinColumn"] = .string(column) }
         if let old = r.renamingIdentifier { o["renamingIdentifier"] = .string(old) }
         return .object(o)
     }

@@ -1,9 +1,11 @@
-/// A link from one entity to another: to-one (a foreign-key column on the source table) or
-/// to-many (the inverse to-one's column on the destination table).
+/// A link from one entity to another: to-one (a foreign-key column on the source table),
+/// to-many (the inverse to-one's column on the destination table), or many-to-many (a to-many
+/// whose inverse is a to-many too: a join table holds one row per link).
 ///
 /// ```swift
 /// let airline = ModelRelationship("airline", to: "Airline", inverse: "flights")
 /// let flights = ModelRelationship("flights", toMany: "Flight", inverse: "airline", deleteRule: .cascade)
+/// let tags = ModelRelationship("tags", toMany: "Tag", inverse: "notes")     // Tag.notes is to-many too
 /// ```
 public struct ModelRelationship: Hashable, Sendable {
     /// What happens to the related objects when the source object is deleted.
@@ -40,6 +42,41 @@ public struct ModelRelationship: Hashable, Sendable {
     /// For a to-one: the destination column the foreign key refers to; nil means the
     /// destination's primary key. Inferred models use it for keys like `carrier` → `airlines.carrier`.
     public var referencedColumn: String?
+    /// For a many-to-many relationship: the join table holding one row per link (the same table
+    /// for both sides). A model fills it in when a declared pair leaves it out: the first side's
+    /// entity and relationship names, `Note_tags` for `Note.tags` and `Tag.notes` (the sides
+    /// ordered by entity name, then relationship name). nil for a to-one and for a to-many
+    /// stored in its inverse's foreign key.
+    ///
+    /// ```swift
+    /// let tags = ModelRelationship("tags", toMany: "Tag", inverse: "notes", joinTable: "note_tag",
+    ///                              joinColumn: "note_id", inverseJoinColumn: "tag_id")
+    /// ```
+    public var joinTable: String?
+    /// For a many-to-many relationship: the join table's column holding the source object's
+    /// key (the inverse's ``inverseJoinColumn``). Filled in when left out: the inverse
+    /// relationship's name (`notes` for `Note.tags`: the column holding notes' keys).
+    ///
+    /// ```swift
+    /// let column = try model.entity(named: "Note").relationships[0].joinColumn   // "notes"
+    /// ```
+    public var joinColumn: String?
+    /// For a many-to-many relationship: the join table's column holding the destination
+    /// object's key (the inverse's ``joinColumn``). Filled in when left out: the relationship's
+    /// own name (`tags` for `Note.tags`).
+    ///
+    /// ```swift
+    /// let column = try model.entity(named: "Note").relationships[0].inverseJoinColumn   // "tags"
+    /// ```
+    public var inverseJoinColumn: String?
+
+    /// Whether links are rows of a join table: a to-many whose inverse is a to-many.
+    ///
+    /// ```swift
+    /// let isJoin = try model.entity(named: "Note").relationships[0].isManyToMany
+    /// ```
+    public var isManyToMany: Bool { isToMany && joinTable != nil }
+
     /// The relationship's name in the previous model version, when it was renamed (Core Data's
     /// renaming identifier): a to-one's key column is renamed on open, keeping the links.
     ///
@@ -62,8 +99,15 @@ public struct ModelRelationship: Hashable, Sendable {
         self.referencedColumn = referencedColumn
     }
 
-    /// A to-many relationship; `inverse` names the to-one on the destination that stores the link.
-    public init(_ name: String, toMany destination: String, inverse: String, deleteRule: DeleteRule = .nullify) {
+    /// A to-many relationship; `inverse` names the relationship on the destination that leads
+    /// back: a to-one storing the link, or a to-many, which makes the pair many-to-many (stored
+    /// in a join table; the model names it, and its columns, unless they are given here).
+    ///
+    /// ```swift
+    /// let notes = ModelRelationship("notes", toMany: "Note", inverse: "tags")
+    /// ```
+    public init(_ name: String, toMany destination: String, inverse: String, deleteRule: DeleteRule = .nullify,
+                joinTable: String? = nil, joinColumn: String? = nil, inverseJoinColumn: String? = nil) {
         self.name = name
         self.destination = destination
         self.isToMany = true
@@ -72,5 +116,8 @@ public struct ModelRelationship: Hashable, Sendable {
         self.isOptional = true
         self.foreignKeyColumn = name
         self.referencedColumn = nil
+        self.joinTable = joinTable
+        self.joinColumn = joinColumn
+        self.inverseJoinColumn = inverseJoinColumn
     }
 }

@@ -3,6 +3,8 @@ import Foundation
 /// A model read from an SQLite database PQL did not create: one entity per table, one
 /// attribute per column (typed by its declared type's affinity), the integer primary key (or
 /// rowid) as the key, and each foreign key as a to-one relationship with a to-many inverse.
+/// A join table (two foreign keys to the keys of two tables, and at most its own integer key
+/// besides) is a many-to-many relationship pair instead (see ``JoinTableInference``).
 ///
 /// A table PQL cannot make an entity of is left out with the reason (``Inferred/skipped``),
 /// as the PostgreSQL store's inference does, rather than making the whole file unreadable: a
@@ -25,7 +27,9 @@ package enum SchemaInference {
         let shadows = try shadowTables(db)
         var entities: [ModelEntity] = []
         var skipped: [String: String] = [:]
-        var foreignKeys: [(table: String, column: String, target: String, targetColumn: String?, onDelete: String)] = []
+        var foreignKeys: [JoinTableInference.ForeignKey] = []
+        // Tables that are no entity but may be join tables (`WITHOUT ROWID`, keyed by both columns).
+        var keyless: [ModelEntity] = []
         for table in tables where !(isCoreData && (table == "Z_PRIMARYKEY" || table == "Z_METADATA" || table == "Z_MODELCACHE")) {
             if shadows.contains(table) {
                 skipped[table] = "it is an internal table of a virtual table (such as FTS5's), read through that table"
@@ -36,19 +40,23 @@ package enum SchemaInference {
                 // A file's other tables stay readable; an error of the file itself (damaged, locked) does not.
                 guard error.kind == .invalidModel || error.message.contains("no such module") else { throw error }
                 skipped[table] = error.kind == .invalidModel ? error.message : "it is a virtual table whose module this SQLite lacks (\(error.message))"
+                if error.kind == .invalidModel {
+                    let columns = try strings(db, "SELECT name FROM pragma_table_info(?1)", [.text(table)])
+                    keyless.append(ModelEntity(table, attributes: columns.map { ModelAttribute($0, .integer64) }, table: table, primaryKey: ""))
+                    try appendForeignKeys(of: table, db, to: &foreignKeys)
+                }
                 continue
             }
             guard let entity else { continue }
             entities.append(entity)
-            for fk in try rows(db, "SELECT \"table\", \"from\", \"to\", on_delete FROM pragma_foreign_key_list(?1)", [.text(table)]) {
-                guard case .text(let target) = fk[0], case .text(let from) = fk[1] else { continue }
-                var to: String? = nil
-                if case .text(let t) = fk[2] { to = t }
-                var onDelete = "NO ACTION"
-                if case .text(let t) = fk[3] { onDelete = t.uppercased() }
-                foreignKeys.append((table, from, target, to, onDelete))
-            }
+            try appendForeignKeys(of: table, db, to: &foreignKeys)
         }
+        // Join tables become many-to-many pairs; their foreign keys are no to-ones then.
+        let joins = JoinTableInference.joinTables(entities + keyless, linking: entities, foreignKeys,
+                                                  sameTable: { $0.caseInsensitiveCompare($1) == .orderedSame })
+        for j in joins { skipped[j.table] = nil }
+        entities.removeAll { e in joins.contains { $0.table == e.name } }
+        foreignKeys.removeAll { fk in joins.contains { $0.table == fk.table } }
         // Foreign keys become to-one relationships and their to-many inverses (of the tables kept).
         for fk in foreignKeys {
             guard let si = entities.firstIndex(where: { $0.name == fk.table }),
@@ -65,7 +73,22 @@ package enum SchemaInference {
                                                                 referencedColumn: referenced))
             entities[ti].relationships.append(ModelRelationship(inverse, toMany: fk.table, inverse: name, deleteRule: deleteRule(fk.onDelete)))
         }
+        for table in JoinTableInference.addPairs(joins, to: &entities, sameTable: { $0.caseInsensitiveCompare($1) == .orderedSame }) { skipped[table] = JoinTableInference.unnamedReason }
         return Inferred(model: try StoreModel(entities), skipped: skipped)
+    }
+
+    /// The single-column foreign keys of `table` (a composite key's columns share a constraint number).
+    private static func appendForeignKeys(of table: String, _ db: SQLiteConnection, to out: inout [JoinTableInference.ForeignKey]) throws(StoreError) {
+        for fk in try rows(db, "SELECT \"table\", \"from\", \"to\", on_delete, id FROM pragma_foreign_key_list(?1)", [.text(table)]) {
+            guard case .text(let target) = fk[0], case .text(let from) = fk[1] else { continue }
+            var to: String? = nil
+            if case .text(let t) = fk[2] { to = t }
+            var onDelete = "NO ACTION"
+            if case .text(let t) = fk[3] { onDelete = t.uppercased() }
+            var id: Int64 = 0
+            if case .integer(let n) = fk[4] { id = n }
+            out.append(.init(table: table, column: from, target: target, targetColumn: to, onDelete: onDelete, constraint: id))
+        }
     }
 
     /// The internal tables of the file's virtual tables (FTS5's `_data`, `_idx`, `_config`…),

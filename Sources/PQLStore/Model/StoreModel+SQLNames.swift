@@ -71,6 +71,7 @@ extension StoreModel {
             tables[f] = root.name
             try checkColumns(of: root, key: key)
         }
+        try checkJoinTableNames(rules, tables: tables)
     }
 
     /// The columns of one table (the root's, holding its whole inheritance tree).

@@ -44,7 +44,10 @@ public struct StoreModel: Hashable, Sendable {
     /// let model = try StoreModel([ModelEntity("Tag", attributes: [ModelAttribute("name", .string)])])
     /// ```
     public init(_ entities: [ModelEntity], templates: [FetchTemplate] = [], names: NameRules = .sqlite) throws(StoreError) {
-        self.entities = entities.map(Self.withKeyAttribute)
+        // A many-to-many pair that leaves its join table unnamed gets the default names here,
+        // so every reader of the model (compiler, writes, schema, saved model) sees one table.
+        let entities = Self.completingJoinTables(entities).map(Self.withKeyAttribute)
+        self.entities = entities
         self.templates = templates
         var index: [String: Int] = [:]
         for (i, e) in entities.enumerated() {
@@ -143,13 +146,16 @@ public struct StoreModel: Hashable, Sendable {
                              hint: "give it an inverse: a to-one relationship on \(r.destination) back to \(source.name)")
         }
         guard !rel.isToMany else {
-            throw StoreError(.invalidModel, "\(source.name).\(r.name) and \(r.destination).\(inv) are both to-many; many-to-many relationships are not supported",
-                             hint: "model the link as an entity of its own with two to-one relationships")
+            // Callers ask only for a to-many stored by a foreign key; a many-to-many's links
+            // are rows of its join table (``joinLink(of:on:)``).
+            throw StoreError(.invalidModel, "\(source.name).\(r.name) and \(r.destination).\(inv) are many-to-many: their links are rows of the join table '\(r.joinTable ?? "")', not a foreign key",
+                             hint: "read the join table's columns (joinColumn, inverseJoinColumn)")
         }
         return rel
     }
 
     private func validate(_ names: NameRules) throws(StoreError) {
+        let rules = names
         for e in entities {
             // SQLite reads SQL text as a C string: a NUL in a name would end the statement early.
             let identifiers = [e.name, e.table, e.primaryKey] + e.attributes.flatMap { [$0.name, $0.column] } + e.relationships.flatMap { [$0.name, $0.foreignKeyColumn] }
@@ -172,8 +178,18 @@ public struct StoreModel: Hashable, Sendable {
                     throw StoreError(.invalidModel, "relationship \(e.name).\(r.name) leads to an unknown entity '\(r.destination)'")
                         .about(entity: e.name, property: r.name)
                 }
-                if r.isToMany {
-                    do throws(StoreError) { _ = try storingInverse(of: r, on: e) } catch { throw error.about(entity: e.name, property: r.name) }
+                let inverseRelationship = r.inverse.flatMap { inv in (try? entity(named: r.destination)).flatMap { dest in allRelationships(dest).first { $0.name == inv } } }
+                if r.isToMany, let other = inverseRelationship, other.isToMany {
+                    do throws(StoreError) { try checkManyToMany(r, on: e, inverse: other, names: rules) } catch { throw error.about(entity: e.name, property: r.name) }
+                } else {
+                    if r.isToMany {
+                        do throws(StoreError) { _ = try storingInverse(of: r, on: e) } catch { throw error.about(entity: e.name, property: r.name) }
+                    }
+                    if r.joinTable != nil || r.joinColumn != nil || r.inverseJoinColumn != nil {
+                        throw StoreError(.invalidModel, "\(e.name).\(r.name) names a join table, but it is not many-to-many",
+                                         hint: "a join table belongs to a to-many relationship whose inverse is a to-many too; a to-one keeps its link in foreignKey")
+                            .about(entity: e.name, property: r.name)
+                    }
                 }
                 if let inv = r.inverse, let dest = try? entity(named: r.destination),
                    !allRelationships(dest).contains(where: { $0.name == inv }) {

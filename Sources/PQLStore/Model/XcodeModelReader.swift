@@ -7,7 +7,8 @@ extension StoreModel {
     /// directory, or the `contents` XML file itself.
     ///
     /// Entities, inheritance, attributes (types, optionality, defaults, `indexed`), relationships
-    /// (to-one and to-many, inverses, delete rules), uniqueness constraints, fetch indexes and
+    /// (to-one, to-many, and many-to-many where both sides are `toMany="YES"`, which gets a join
+    /// table named as ``ModelRelationship/joinTable`` says; inverses, delete rules), uniqueness constraints, fetch indexes and
     /// fetch request templates are read, and `renamingIdentifier` (the previous name of a renamed entity,
     /// attribute or relationship, used when a store migrates); transient properties and fetched properties are skipped,
     /// as they have no column, and ordered to-many relationships are read as unordered. Transformable, Object ID and Composite attributes have no SQL form

@@ -117,9 +117,15 @@ struct SQLiteMigrator {
     /// Everything after a migration step: tables rebuilt that lose columns or NOT NULL or change
     /// a column's type, tables of removed entities dropped.
     func finishSchema() throws(StoreError) {
-        let oldTables = try StoreSchema.objects(old).filter { $0.kind == .table }
+        let oldObjects = try StoreSchema.objects(old), newObjects = try StoreSchema.objects(new)
+        let oldTables = oldObjects.filter { $0.kind == .table && !$0.isJoinTable }
+        // A join table the new model still has keeps its links; one it lost goes.
+        let joins = Set(newObjects.filter(\.isJoinTable).map { SQLName.key($0.name) })
+        for t in oldObjects where t.isJoinTable && !joins.contains(SQLName.key(t.name)) {
+            try connection.execute("DROP TABLE IF EXISTS \(q(t.name))", what: "dropping join table \(t.name)")
+        }
         var reused: Set<ExactText> = []
-        for table in try StoreSchema.objects(new) where table.kind == .table {
+        for table in newObjects where table.kind == .table {
             guard let root = try oldRoot(ofNewTable: table.name), let before = oldTables.first(where: { $0.name == root.table }) else { continue }
             reused.insert(SQLName.key(root.table))
             if try columns(of: table.name).keys.contains(SQLName.key(StoreSchema.entityColumn)) {

@@ -140,7 +140,8 @@ enum DotCommands {
             out += "  " + a.name.padding(toLength: width + 2, withPad: " ", startingAt: 0) + a.type + (a.notes.isEmpty ? "" : "  (\(a.notes))") + "\n"
         }
         for r in info.relationships {
-            out += "  " + r.name.padding(toLength: width + 2, withPad: " ", startingAt: 0) + (r.toMany ? "to-many " : "to-one ") + r.target + "\n"
+            out += "  " + r.name.padding(toLength: width + 2, withPad: " ", startingAt: 0) + (r.joinTable != nil ? "many-to-many " : r.toMany ? "to-many " : "to-one ") + r.target
+                + (r.joinTable.map { " (through \($0))" } ?? "") + "\n"
         }
         s.output(out)
     }

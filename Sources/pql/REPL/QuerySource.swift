@@ -54,7 +54,8 @@ extension QuerySource {
 /// An entity as the REPL shows and completes it.
 struct EntityInfo {
     struct Attribute { var name: String; var type: String; var notes: String = "" }
-    struct Relationship { var name: String; var target: String; var toMany: Bool }
+    /// `joinTable`: a many-to-many's, which `.schema` names.
+    struct Relationship { var name: String; var target: String; var toMany: Bool; var joinTable: String? = nil }
     var name: String
     var attributes: [Attribute]
     var relationships: [Relationship]
@@ -134,7 +135,7 @@ extension EntityInfo {
             return EntityInfo.Attribute(name: a.name, type: a.type.rawValue, notes: notes.joined(separator: ", "))
         }
         let relationships = model.allRelationships(e).map {
-            EntityInfo.Relationship(name: $0.name, target: $0.destination, toMany: $0.isToMany)
+            EntityInfo.Relationship(name: $0.name, target: $0.destination, toMany: $0.isToMany, joinTable: $0.joinTable)
         }
         self.init(name: e.name, attributes: attributes, relationships: relationships, rowCount: rowCount)
     }

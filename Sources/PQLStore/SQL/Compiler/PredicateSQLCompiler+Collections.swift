@@ -16,8 +16,8 @@ extension PredicateSQLCompiler {
                                    body: (inout PredicateSQLCompiler, SQLScope, SQLExpression?) throws(StoreError) -> SQLNode?)
         throws(StoreError) -> (from: SQLScope, conditions: [SQLNode])
     {
-        let inner = makeScope(src.destination)
-        let remote = SQLNode.column(alias: inner.alias, name: src.remoteColumn)
+        let inner = elementScope(src)
+        let remote = inner.ownerKey ?? .column(alias: inner.alias, name: src.remoteColumn)
         var conditions: [SQLNode] = correlated ? [.binary(remote, .equal, src.outerKey.node)] : skipNullKeys ? [.isNull(remote, negated: true)] : []
         if let f = entityFilter(src.destination, alias: inner.alias) { conditions.append(f) }
         // The element value, when the path goes on past the relationship.
@@ -43,6 +43,20 @@ extension PredicateSQLCompiler {
         return (inner, conditions)
     }
 
+    /// The destination rows of `src` under a new alias, their owner key marked: the inverse's
+    /// foreign key, or for a many-to-many the join table joined in (`dest JOIN links ON
+    /// links.destination = dest.key`), so that one link is one element and every form over a
+    /// to-many (ANY, ALL, SUBQUERY, @count, the aggregates) reads a many-to-many unchanged.
+    mutating func elementScope(_ src: CollectionSource) -> SQLScope {
+        let inner = makeScope(src.destination)
+        if let links = src.links {
+            inner.joinLinks(links, alias: nextAlias())
+        } else {
+            inner.ownerKey = .column(alias: inner.alias, name: src.remoteColumn)
+        }
+        return inner
+    }
+
     /// `SELECT fk FROM destination WHERE conditions`: the keys of the rows with an element
     /// that passes, for `key IN (…)`. Uncorrelated, the database lists them once. But when a
     /// condition reads the outer row (`ANY tags.name ==[c] name`), the list is made again for
@@ -51,7 +65,7 @@ extension PredicateSQLCompiler {
     /// the list is correlated on the foreign key too (`fk = key`), so each outer row reads only
     /// its own elements, through the foreign-key index, in SQLite and in PostgreSQL alike.
     mutating func keyList(_ src: CollectionSource, from: SQLScope, conditions: [SQLNode]) -> SQLSelect {
-        let remote = SQLNode.column(alias: from.alias, name: src.remoteColumn)
+        let remote = from.ownerKey ?? .column(alias: from.alias, name: src.remoteColumn)
         var sub = SQLSelect(columns: [remote], from: from, conditions: conditions)
         if !sub.freeAliases.isEmpty {
             sub.conditions.insert(.binary(remote, .equal, src.outerKey.node), at: 0)

@@ -12,12 +12,15 @@ enum SQLOperand {
 }
 
 /// A to-many relationship reached from a row: its destination rows are those whose
-/// `remoteColumn` equals the row's `outerKey`.
+/// `remoteColumn` equals the row's `outerKey`, or for a many-to-many those a row of the join
+/// table `links` pairs with it (see `elements(of:)`).
 struct CollectionSource {
     var name: String
     var outerKey: SQLExpression
     var destination: ModelEntity
     var remoteColumn: String
+    /// A many-to-many's join table and columns; nil when the destination holds the link.
+    var links: StoreModel.JoinLink? = nil
     /// The key path after the relationship (`tags.name` → `["name"]`), operators included.
     var rest: [String]
     /// A SUBQUERY's variable and condition.

@@ -6,6 +6,11 @@ extension PredicateSQLCompiler {
     /// The SQL of one side of a relationship: (column on the source, column on the destination).
     func link(_ r: ModelRelationship, from entity: ModelEntity) throws(StoreError) -> (local: String, remote: String, destination: ModelEntity) {
         let dest = try model.entity(named: r.destination)
+        if r.isManyToMany {
+            // The owner's key; `remote` is the join table's column holding it (see `elements(of:)`).
+            let join = try model.joinLink(of: r, on: entity)
+            return (model.root(entity).primaryKey, join.sourceColumn, dest)
+        }
         if r.isToMany {
             let inverse = try model.storingInverse(of: r, on: entity)
             return (inverse.referencedColumn ?? model.root(entity).primaryKey, inverse.foreignKeyColumn, dest)
@@ -60,8 +65,9 @@ extension PredicateSQLCompiler {
                 try checkKeys(Array(path[(i + 1)...]), from: l.destination)
                 let outer = SQLExpression(node: .column(alias: alias, name: l.local), kind: .unknown,
                                           nullable: l.local != model.root(entity).primaryKey || i > 0)
+                let links = try r.isManyToMany ? model.joinLink(of: r, on: entity) : nil
                 return .collection(CollectionSource(name: key, outerKey: outer, destination: l.destination,
-                                                    remoteColumn: l.remote, rest: Array(path[(i + 1)...])))
+                                                    remoteColumn: l.remote, links: links, rest: Array(path[(i + 1)...])))
             }
             let next = scope.join(r, from: alias, destinationTable: model.root(l.destination).table, destination: l.destination,
                                   localColumn: l.local, remoteColumn: l.remote, nextAlias: nextAlias)

@@ -26,6 +26,8 @@ package protocol SQLDialect: Sendable {
     /// `kind`) sorted by `rule`.
     func sortTerm(_ expression: String, _ rule: SortRule, kind: SQLKind) throws(StoreError) -> String
     /// `table` as the FROM clause names it (qualified by a schema where the database has them).
+    /// An aggregate of integer keys (`column`) as one text, comma-separated in ascending order.
+    func keyList(_ column: String) -> String
     func table(_ name: String) -> String
     /// How a binary operator is spelled (PostgreSQL has no `IS` between two values).
     func spelling(_ op: SQLBinaryOperator) -> String
@@ -49,6 +51,9 @@ extension SQLDialect {
     }
 
     package func table(_ name: String) -> String { quote(name) }
+
+    /// SQLite's `group_concat`: the rows come in the order of the subquery it reads.
+    package func keyList(_ column: String) -> String { "group_concat(\(column), ',')" }
 
     package func groupAggregate(_ operation: SharedSemantics.Aggregate.Operation, of value: String, kind: SQLKind, order: String) throws(StoreError) -> String? { nil }
 
@@ -89,7 +94,7 @@ extension SQLDialect {
 
     /// `table alias LEFT JOIN table alias ON …`.
     package func from(_ scope: SQLScope) -> String {
-        ([table(scope.table) + " " + scope.alias] + scope.joins.map { "LEFT JOIN \(table($0.table)) \($0.alias) ON \(render($0.on))" })
+        ([table(scope.table) + " " + scope.alias] + scope.joins.map { "\($0.isInner ? "JOIN" : "LEFT JOIN") \(table($0.table)) \($0.alias) ON \(render($0.on))" })
             .joined(separator: " ")
     }
 

@@ -8,6 +8,10 @@ package final class SQLScope {
     let primaryKey: String
     let alias: String
     private(set) var joins: [SQLJoin] = []
+    /// In the scope of a to-many's elements: the column holding the key of the object each
+    /// element belongs to (the inverse's foreign key, or a join table's column), which ANY's
+    /// key lists select and correlated subqueries compare with the outer row's key.
+    var ownerKey: SQLNode?
     private var joined: [String: (alias: String, entity: ModelEntity)] = [:]
 
     init(entity: ModelEntity, storage: ModelEntity, alias: String) {
@@ -19,6 +23,14 @@ package final class SQLScope {
 
     /// This scope's row key, `alias."Z_PK"`.
     var keyColumn: SQLNode { .column(alias: alias, name: primaryKey) }
+
+    /// Joins a many-to-many's join table to the destination rows of this scope (an inner join:
+    /// an element is a destination row with a link), and makes its source column the owner key.
+    func joinLinks(_ link: StoreModel.JoinLink, alias a: String) {
+        joins.append(SQLJoin(table: link.table, alias: a, isInner: true,
+                             on: .binary(.column(alias: a, name: link.destinationColumn), .equal, keyColumn)))
+        ownerKey = .column(alias: a, name: link.sourceColumn)
+    }
 
     /// The alias of `relationship`'s destination reached from `from`, joining it once.
     func join(_ relationship: ModelRelationship, from: String, destinationTable: String, destination: ModelEntity,
@@ -33,9 +45,11 @@ package final class SQLScope {
     }
 }
 
-/// `LEFT JOIN table alias ON condition`.
+/// `LEFT JOIN table alias ON condition` (`JOIN` when `isInner`).
 package struct SQLJoin {
     var table: String
     var alias: String
+    /// An inner join (a many-to-many's join table); to-one key paths are LEFT JOINs.
+    var isInner = false
     var on: SQLNode
 }
