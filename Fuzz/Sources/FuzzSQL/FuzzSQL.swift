@@ -134,9 +134,18 @@ public func fuzzSQL(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
 /// Whether the in-memory objects can answer the predicate as the store does. They cannot when
 /// it draws random numbers, compares the object itself (`SELF` is the row's identity in the
 /// store, a dictionary in memory), or follows an inverse relationship (`employer.employees`,
-/// `tags.person`), which the dictionaries do not hold.
+/// `tags.person`), which the dictionaries do not hold; nor when it compares a related object
+/// itself (`employer == 5`, `tags CONTAINS 5`, `SUBQUERY(tags, $t, $t == 5)`): in the store an
+/// object is its key, and the dictionaries here carry none.
 func isComparable(_ tree: PredicateNode) -> Bool {
     if isNondeterministic(tree) { return false }
     let text = tree.description
-    return !text.contains("SELF") && !text.contains("employees") && !text.contains("person")
+    if text.contains("SELF") || text.contains("employees") || text.contains("person") { return false }
+    let range = NSRange(text.startIndex..., in: text)
+    return relatedObject.firstMatch(in: text, range: range) == nil
 }
+
+/// A relationship (or a SUBQUERY's variable) not followed by a key: the object itself. A
+/// SUBQUERY's collection (`SUBQUERY(tags, …`) and its variable's declaration (`$t,`) are not.
+let relatedObject = try! NSRegularExpression(
+    pattern: #"(?<!SUBQUERY\()\b(employer|tags)\b(?!\s*\.)|\$\w+\b(?!\s*[.,])"#)
