@@ -120,7 +120,7 @@ public final class PostgresPredicateStore: Sendable {
                 // PostgresNIO bounds the whole opening, login included, by connectTimeout.
                 var configuration = try parsed.connectionConfiguration()
                 configuration.options.connectTimeout = .init(limits.connecting)
-                let probe = try await Self.connectWithin(limits.connecting, configuration: configuration, logger: logger)
+                let probe = try await PostgresConnection.connect(configuration: configuration, id: 0, logger: logger)
                 try? await probe.close()
                 break
             } catch {
@@ -144,29 +144,6 @@ public final class PostgresPredicateStore: Sendable {
             runner.cancel()
             throw error
         }
-    }
-
-    /// `PostgresConnection.connect`, bounded by `limit` on a timer of its own: PostgresNIO
-    /// bounds the opening by its `connectTimeout` too, but a full test run once saw the
-    /// connection to a server that never answers outlive it by minutes, and the bound must
-    /// hold whatever the library's state machine does. A timer on a Dispatch queue, not a
-    /// sleeping task, so that it fires when the cooperative pool is busy. A connection that
-    /// opens after the bound ran out is closed.
-    static func connectWithin(_ limit: Duration, configuration: PostgresConnection.Configuration,
-                              logger: Logger) async throws -> PostgresConnection {
-        try await abandonable({ try await PostgresConnection.connect(configuration: configuration, id: 0, logger: logger) },
-                              leftover: { try? await $0.close() },
-                              giveUp: { give in
-            let undone = Locked(false)
-            let (seconds, attoseconds) = limit.components
-            // A little after PostgresNIO's own deadline, whose error says more when it comes.
-            DispatchQueue.global().asyncAfter(deadline: .now() + Double(seconds) + Double(attoseconds) / 1e18 + 0.5) {
-                guard !undone.withLock({ $0 }) else { return }
-                give(StoreError(.timedOut, "the server did not answer within the time allowed to connect",
-                                hint: "check the host and port, and that the server is not overloaded; connect_timeout=SECONDS in the URL (or PostgresWaitLimits.connecting) waits longer"))
-            }
-            return { undone.withLock { $0 = true } }
-        })
     }
 
     /// Uses a client the caller made and runs, as a Vapor or Hummingbird app does: `client.run()`

@@ -169,27 +169,6 @@ import Testing
         }
     }
 
-    /// The opening's bound holds on PQL's own timer, whatever PostgresNIO's connect does: with
-    /// PostgresNIO's connectTimeout at an hour, a silent server still ends the wait at PQL's limit.
-    @Test func theOpeningIsBoundedByPQLsOwnTimer() async throws {
-        let listener = try SilentListener()
-        defer { listener.close() }
-        var configuration = try PostgresConnectionURL("postgres://nobody:x@127.0.0.1:\(listener.port)/db?sslmode=disable").connectionConfiguration()
-        configuration.options.connectTimeout = .hours(1)
-        let patient = configuration
-        let outcome = await Self.ended(within: 180) {
-            try await PostgresPredicateStore.connectWithin(.seconds(1), configuration: patient, logger: Self.quiet)
-        }
-        switch outcome {
-        case nil: Issue.record("the opening waited for PostgresNIO's hour")
-        case .success?: Issue.record("a silent server was taken for PostgreSQL")
-        case .failure(let e)?:
-            let error = try #require(e as? StoreError, "\(e)")
-            #expect(error.kind == .timedOut, "\(error)")
-            #expect(error.hint?.contains("connect_timeout") == true)
-        }
-    }
-
     /// A server that accepts the connection and never answers: opening a store gives up after
     /// the URL's `connect_timeout`.
     @Test func connectingToAServerThatNeverAnswersTimesOut() async throws {
