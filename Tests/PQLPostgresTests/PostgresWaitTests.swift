@@ -11,9 +11,11 @@ import Testing
 /// throws at once, the waits for a connection and for a free connection of the pool are
 /// bounded (`PostgresWaitLimits`), a call waiting for its turn in a transaction ends with its
 /// task's cancellation, and a statement that ignores cancel requests loses its connection.
-/// Each test waits for the store with a deadline of its own (generous: the suite's other tests
-/// can keep the cooperative pool busy for a long while), so that a regression fails it instead
-/// of hanging the suite; the assertions are about what ends and how, not how fast.
+/// Each test waits for the store with a deadline of its own (generous, 10 minutes: the suite's
+/// other tests keep the cooperative pool and NIO's event loops busy for minutes, the load test
+/// on purpose, and two full runs on 2 cores saw a 2 s connect end after more than 180 s), so
+/// that a regression fails it instead of hanging the suite; the assertions are about what ends
+/// and how, not how fast.
 @Suite struct PostgresWaitTests {
     /// `body`'s outcome, or nil when it has not ended after `seconds` (the task is left behind).
     static func ended<T: Sendable>(within seconds: Double, _ body: @escaping @Sendable () async throws -> T) async -> Result<T, any Error>? {
@@ -85,7 +87,7 @@ import Testing
             for try await row in try await victim.statement("SELECT pg_backend_pid()", logger: Self.quiet) { pid = try row.decode(Int32.self) }
             try await killer.run("SELECT pg_terminate_backend(\(pid))", logger: Self.quiet)
             if delay > 0 { try await Task.sleep(for: .milliseconds(delay)) }
-            let outcome = await Self.ended(within: 180) { try await victim.run("SELECT 1", logger: Self.quiet) }
+            let outcome = await Self.ended(within: 600) { try await victim.run("SELECT 1", logger: Self.quiet) }
             switch outcome {
             case nil: Issue.record("a statement on a closed connection waited for ever (delay \(delay) ms)")
             case .success?: Issue.record("a statement on a closed connection succeeded")
@@ -103,7 +105,7 @@ import Testing
         try await TestServer.withStore(model: PeopleSchema.model) { store, schema in
             _ = try await store.createTables()
             try await store.installFunctions()
-            let outcome = await Self.ended(within: 180) { () async throws -> Int in
+            let outcome = await Self.ended(within: 600) { () async throws -> Int in
                 try await store.transaction { (tx) throws(StoreError) in
                     _ = try await tx.insert("Person", ["name": "Ann"])
                     let pid = try await tx.rows("SELECT pg_backend_pid()::text")[0][0]!
@@ -141,7 +143,7 @@ import Testing
             try await Self.waitUntilNoSession(of: role, admin)
             let store = try await PostgresPredicateStore(url: url, model: PeopleSchema.model, schema: role, functionSchema: role, waitLimits: limits)
             #expect(store.waitLimits.connectionWait == .seconds(3))
-            let outcome = await Self.ended(within: 180) { () async throws -> Int in
+            let outcome = await Self.ended(within: 600) { () async throws -> Int in
                 try await store.transaction { (tx) throws(StoreError) in
                     _ = try await tx.insert("Person", ["name": "Ann"])
                     // The outer store needs a second connection, which the server refuses.
@@ -175,7 +177,7 @@ import Testing
         let listener = try SilentListener()
         defer { listener.close() }
         let url = "postgres://nobody:x@127.0.0.1:\(listener.port)/db?sslmode=disable&connect_timeout=2"
-        let outcome = await Self.ended(within: 180) { try await PostgresPredicateStore(url: url, model: try StoreModel([])) }
+        let outcome = await Self.ended(within: 600) { try await PostgresPredicateStore(url: url, model: try StoreModel([])) }
         switch outcome {
         case nil: Issue.record("connecting to a silent server waited for ever")
         case .success?: Issue.record("a silent server was taken for PostgreSQL")
@@ -205,7 +207,7 @@ import Testing
                 let waiting = Task { try await tx.count(EntityQuery("Person")) }
                 try await Task.sleep(for: .milliseconds(200))
                 waiting.cancel()
-                switch await Self.ended(within: 180, { try await waiting.value }) {
+                switch await Self.ended(within: 600, { try await waiting.value }) {
                 case nil: Issue.record("a cancelled call waited for ever for its turn")
                 case .success?: Issue.record("the call had its turn while the slow count held the connection")
                 case .failure(let e)?: #expect((e as? StoreError)?.kind == .cancelled, "\(e)")
@@ -259,7 +261,7 @@ import Testing
             let call = Task { try await limited.rows("SELECT \(quote(schema)).stubborn()::text") }
             #expect(try await PostgresCommandLine.waitForStatement(containing: "stubborn", running: true))
             call.cancel()
-            let outcome = await Self.ended(within: 180) { try await call.value }
+            let outcome = await Self.ended(within: 600) { try await call.value }
             switch outcome {
             case nil: Issue.record("a call whose statement ignores cancel requests waited for ever")
             case .success?: Issue.record("the stubborn statement finished")
