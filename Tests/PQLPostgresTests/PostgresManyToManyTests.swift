@@ -43,8 +43,10 @@ import Testing
             let admin = try await PostgresPredicateStore(url: url, model: try StoreModel([]))
             for sql in Self.acceptance { try await admin.execute(sql.replacingOccurrences(of: "$SCHEMA.", with: "public.")) }
             await admin.close()
-            for (entity, predicate, count) in [("note", "ANY tag.name == 'urgent'", "2"), ("note", "tag.@count == 0", "1"),
-                                               ("tag", "ANY note.title == 'b'", "2")] {
+            for (entity, predicate, count) in [("note", "folder == 1", "2"), ("note", "folder IN {1, 2}", "3"), ("note", "folder != 1", "2"),
+                                               ("note", "SELF IN {1, 3}", "2"), ("note", "ANY tag.name == 'urgent'", "2"),
+                                               ("note", "tag.@count == 0", "1"), ("tag", "ANY note.title == 'b'", "2"),
+                                               ("note", "ANY tag == 1", "2"), ("note", "2 IN tag", "2"), ("note", "NONE tag == 1", "2")] {
                 let r = try CommandLineProcess.run(["query", url, "--entity", entity, "--where", predicate, "--count"])
                 #expect(r.status == 0, "\(predicate): \(r.stderr)")
                 #expect(r.stdout == count + "\n", "\(predicate)")
