@@ -160,7 +160,7 @@ enum PostgresSchemaInference {
                   let ti = entities.firstIndex(where: { $0.name == target }) else { continue }
             let column = fk.columns[0]
             let referenced = fk.targetColumns[0] == entities[ti].primaryKey ? nil : fk.targetColumns[0]
-            let taken = { (e: ModelEntity, n: String) in e.attributes.contains { $0.name == n } || e.relationships.contains { $0.name == n } }
+            let taken = { (e: ModelEntity, n: String) in e.hasProperty(named: n) }
             var name = SchemaInference.relationshipName(column: column, target: target)
             if taken(entities[si], name) { name = column + "_" + target }
             var inverse = fk.table

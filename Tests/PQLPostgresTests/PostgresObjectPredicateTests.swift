@@ -2,21 +2,14 @@ import Foundation
 import PQL
 import PQLPostgres
 import PQLStore
+import PQLTestSupport
 import Testing
 
 /// Objects in predicates on PostgreSQL (`folder == %@`, `SELF IN %@`, `ANY tags == %@`,
 /// `%@ IN tags`) give the rows they give on SQLite and in the SQLite suite's expectations, and
 /// a declared key (`primaryKey: "id"`) is an attribute.
 @Suite struct PostgresObjectPredicateTests {
-    static let model = try! StoreModel([
-        ModelEntity("Folder", attributes: [ModelAttribute("name", .string)],
-                    relationships: [ModelRelationship("notes", toMany: "Note", inverse: "folder")], primaryKey: "id"),
-        ModelEntity("Note", attributes: [ModelAttribute("title", .string)],
-                    relationships: [ModelRelationship("folder", to: "Folder", inverse: "notes"),
-                                    ModelRelationship("tags", toMany: "Tag", inverse: "note", deleteRule: .cascade)]),
-        ModelEntity("Tag", attributes: [ModelAttribute("name", .string)],
-                    relationships: [ModelRelationship("note", to: "Note", inverse: "tags")]),
-    ], names: .postgreSQL)
+    static let model = try! StoreModel(NotesSchema.entities, names: .postgreSQL)
 
     /// The same objects in both stores, inserted in the same order (so with the same keys).
     static func fill(_ insert: (String, [[String: PredicateValue]]) async throws -> [Int64]) async throws {
@@ -36,7 +29,7 @@ import Testing
     ]
 
     @Test func objectsGiveTheRowsTheyGiveOnSQLite() async throws {
-        let sqlite = try PredicateStore.inMemory(try StoreModel(Self.model.entities))
+        let sqlite = try PredicateStore.inMemory(try StoreModel(NotesSchema.entities))
         try await Self.fill { entity, objects in try sqlite.insert(entity, objects) }
         try await TestServer.withStore(model: Self.model) { store, _ in
             _ = try await store.createTables()

@@ -1,6 +1,7 @@
 import Foundation
 import PQL
 @testable import PQLStore
+import PQLTestSupport
 import Testing
 
 /// Objects in predicates as Core Data apps write them (`folder == %@`, `SELF IN %@`,
@@ -8,17 +9,9 @@ import Testing
 /// (`primaryKey: "id"`) read and sorted like any attribute.
 @Suite("objects in predicates")
 struct ObjectPredicateTests {
-    /// Folders keyed by a declared `id`; notes in a folder (or none) with tags of their own.
+    /// The notes of `NotesSchema`: folders Work and Home, notes a, b (Work), c (Home), d, four tags.
     static func notes() throws -> (store: PredicateStore, folders: [Int64], notes: [Int64]) {
-        let model = try StoreModel([
-            ModelEntity("Folder", attributes: [ModelAttribute("name", .string)],
-                        relationships: [ModelRelationship("notes", toMany: "Note", inverse: "folder")], primaryKey: "id"),
-            ModelEntity("Note", attributes: [ModelAttribute("title", .string)],
-                        relationships: [ModelRelationship("folder", to: "Folder", inverse: "notes"),
-                                        ModelRelationship("tags", toMany: "Tag", inverse: "note", deleteRule: .cascade)]),
-            ModelEntity("Tag", attributes: [ModelAttribute("name", .string)],
-                        relationships: [ModelRelationship("note", to: "Note", inverse: "tags")]),
-        ])
+        let model = try StoreModel(NotesSchema.entities)
         let store = try PredicateStore.inMemory(model)
         let folders = try store.insert("Folder", [["name": "Work"], ["name": "Home"]])
         let notes = try store.insert("Note", [["title": "a", "folder": .int(folders[0])], ["title": "b", "folder": .int(folders[0])],

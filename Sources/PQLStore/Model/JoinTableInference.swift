@@ -71,7 +71,7 @@ package enum JoinTableInference {
     @discardableResult
     package static func addPairs(_ joins: [Join], to entities: inout [ModelEntity], sameTable: (String, String) -> Bool) -> [String] {
         var unnamed: [String] = []
-        let taken = { (e: ModelEntity, n: String) in e.attributes.contains { $0.name == n } || e.relationships.contains { $0.name == n } }
+        let taken = { (e: ModelEntity, n: String) in e.hasProperty(named: n) }
         for j in joins {
             guard let ai = entities.firstIndex(where: { sameTable($0.name, j.first.target) }),
                   let bi = entities.firstIndex(where: { sameTable($0.name, j.second.target) }) else { continue }

@@ -58,3 +58,11 @@ public struct ModelEntity: Hashable, Sendable {
         self.renamingIdentifier = renamingIdentifier
     }
 }
+
+extension ModelEntity {
+    /// Whether an attribute or a relationship declared on this entity has the name (inferences
+    /// use it to find a free name for a relationship they add).
+    package func hasProperty(named name: String) -> Bool {
+        attributes.contains { $0.name == name } || relationships.contains { $0.name == name }
+    }
+}

@@ -63,7 +63,7 @@ package enum SchemaInference {
                   let ti = entities.firstIndex(where: { $0.name.caseInsensitiveCompare(fk.target) == .orderedSame }) else { continue }
             let target = entities[ti]
             let referenced = fk.targetColumn.flatMap { $0 == target.primaryKey ? nil : $0 }
-            let taken = { (e: ModelEntity, n: String) in e.attributes.contains { $0.name == n } || e.relationships.contains { $0.name == n } }
+            let taken = { (e: ModelEntity, n: String) in e.hasProperty(named: n) }
             var name = relationshipName(column: fk.column, target: target.name)
             if taken(entities[si], name) { name = fk.column + "_" + target.name }
             var inverse = fk.table

@@ -217,7 +217,6 @@ extension PredicateSQLCompiler {
         case (.between, .values(let bounds)): return try between(element, bounds, options: options)
         case (.in, .collection(let src)): return try membership(element, in: src, options: options, scope: scope)
         case (_, .scalar(let x)):
-            if element.isObject || x.isObject { return try objectComparison(op, element, x) }
             return try compare(op, options: options, element, x)
         default:
             throw fail(.unsupported, "this quantified comparison has no SQL form")

@@ -35,7 +35,6 @@ extension PredicateSQLCompiler {
         case (.between, .scalar(let x), .values(let bounds)):
             return try between(x, bounds, options: options)
         case (_, .scalar(let l), .scalar(let r)):
-            if l.isObject || r.isObject { return try objectComparison(c.op, l, r) }
             return try compare(c.op, options: options, l, r)
         case (_, .collection, _), (_, _, .collection):
             // The caret goes under the to-many operand, not the whole comparison.
@@ -57,9 +56,11 @@ extension PredicateSQLCompiler {
         StoreError(evaluation: e)
     }
 
-    /// One comparison of two scalars, exactly as `ComparisonEvaluation.apply` decides it.
+    /// One comparison of two scalars, exactly as `ComparisonEvaluation.apply` decides it; an
+    /// object on either side compares as one (`objectComparison`).
     mutating func compare(_ op: ComparisonOperator, options: SharedSemantics.Options,
                           _ l: SQLExpression, _ r: SQLExpression) throws(StoreError) -> SQLCondition {
+        if l.isObject || r.isObject { return try objectComparison(op, l, r) }
         var (l, r) = (l, r)
         if nativeOnly {
             if let refused = nativeRefusal(op, options, l, r) { throw refused }
@@ -69,9 +70,7 @@ extension PredicateSQLCompiler {
             if case .string = l.kind, case .string = r.kind, !options.isLiteral, op.isEqualityOrOrder,
                let folded = foldFunctionOptions(options) {
                 // Equality and order under [c]/[d]/[cd] are those of the folds (pql.fold_*).
-                let literal: SharedSemantics.Options
-                do { literal = try SharedSemantics.Options(rawValue: 0) } catch { throw evaluationError(error) }
-                return try compare(op, options: literal, foldedForNative(l, folded, options), foldedForNative(r, folded, options))
+                return try compare(op, options: try literalOptions(), foldedForNative(l, folded, options), foldedForNative(r, folded, options))
             }
         }
         let native = l.kind.comparesNatively(with: r.kind) && (options.isLiteral || l.kind.domain != .string)

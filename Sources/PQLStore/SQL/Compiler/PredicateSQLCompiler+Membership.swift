@@ -12,14 +12,16 @@ extension PredicateSQLCompiler {
     mutating func membership(_ x: SQLExpression, inValues items: [SQLExpression],
                              options: SharedSemantics.Options) throws(StoreError) -> SQLCondition {
         if x.isNullConstant { return decided(false, evaluating: items) }
-        if x.isObject || items.contains(where: \.isObject) { return try objectMembership(x, inValues: items) }
         var x = x, items = items
-        if nativeOnly {
+        // Objects go to the comparisons one by one below, which tell them apart (and refuse
+        // what can never be a key) where the constant fast paths would not.
+        let objects = x.isObject || items.contains(where: \.isObject)
+        if nativeOnly && !objects {
             for item in items { if let refused = nativeRefusal(.equal, options, x, item) { throw refused } }
             let numbers = numbersForBooleans([x] + items)
             (x, items) = (numbers[0], Array(numbers.dropFirst()))
         }
-        if items.allSatisfy({ $0.constant != nil }), x.kind.domain != .unknown {
+        if !objects, items.allSatisfy({ $0.constant != nil }), x.kind.domain != .unknown {
             // Members of another kind can never be equal: leave them out.
             let members = items.filter { !$0.isNullConstant && x.kind.comparesNatively(with: $0.kind) }
             if members.isEmpty { return decided(false, evaluating: [x]) }
@@ -107,8 +109,7 @@ extension PredicateSQLCompiler {
         let (from, conditions) = try elements(of: src, correlated: false, skipNullKeys: false) { compiler, inner, element throws(StoreError) in
             // No key after the relationship: the elements are its objects (`%@ IN tags`).
             let element = element ?? compiler.object(inner, entity: src.destination, nullable: false)
-            if element.isObject || x.isObject { return try compiler.objectComparison(.equal, element, x).node }
-            if element.kind == .string, case .string(let s)? = x.constant, !options.isLiteral, !options.isLocalized {
+            if !element.isObject, element.kind == .string, case .string(let s)? = x.constant, !options.isLiteral, !options.isLocalized {
                 // A constant folded once; each element folded by pql_fold.
                 let f: SQLNode = compiler.nativeOnly ? .integer(Int64(options.rawValue & 3)) : compiler.bindRaw(.integer(Int64(compiler.optionsRaw(options))))
                 return .binary(.call(.fold, [f, element.node]), .equal, compiler.bindRaw(.text(options.fold(s))))

@@ -4,6 +4,7 @@ import PQL
 /// `ANY tags == %@`, `%@ IN members`. An object is its row's key in SQL, so an object equals
 /// another object of the same entity tree with the same key, or a key value; a nil to-one is
 /// `!=` every object (NSPredicate's nil rules, §6.2), which `compare`'s nil handling gives.
+/// `compare` sends every comparison with an object here, whichever form made it.
 extension PredicateSQLCompiler {
     /// The object whose row is `scope`'s.
     func object(_ scope: SQLScope, entity: ModelEntity, nullable: Bool) -> SQLExpression {
@@ -53,17 +54,6 @@ extension PredicateSQLCompiler {
         return try compare(op, options: literalOptions(), key(of: object), key(of: other))
     }
 
-    /// `object IN {…}` and `{…} CONTAINS object` (also `SELF IN %@`, `key IN {objects}`).
-    mutating func objectMembership(_ x: SQLExpression, inValues items: [SQLExpression]) throws(StoreError) -> SQLCondition {
-        var parts: [SQLNode] = []
-        for item in items where !item.isNullConstant {
-            parts.append(try objectComparison(.equal, x, item).node)
-        }
-        if parts.isEmpty { return decided(false, evaluating: [x]) }
-        let any = parts.count == 1 ? parts[0] : Self.chain(parts, .or)
-        return SQLCondition(node: .parenthesized(any), nullable: true)
-    }
-
     /// Refuses a value that can never be `object`'s key: a string, a date, data or a
     /// collection where keys are integers (and the reverse for a text key).
     private func checkKey(_ value: SQLExpression, for object: SQLExpression) throws(StoreError) {
@@ -84,7 +74,8 @@ extension PredicateSQLCompiler {
         object.objectEntity.map { "an object of \($0)" } ?? "an object"
     }
 
-    private func literalOptions() throws(StoreError) -> SharedSemantics.Options {
+    /// Options that compare exactly (no `[c]`, `[d]`, `[l]`).
+    func literalOptions() throws(StoreError) -> SharedSemantics.Options {
         do { return try SharedSemantics.Options(rawValue: 0) } catch { throw evaluationError(error) }
     }
 }
