@@ -11,6 +11,10 @@ enum RecordCodec {
                        hint: hint(for: a.type))
         }
         if value.isNull { return .null }
+        if a.isUntyped {
+            guard let stored = SQLValue(value) else { throw wrong() }
+            return stored
+        }
         switch a.type {
         case .string:
             guard case .string(let s) = value else { throw wrong() }

@@ -164,7 +164,7 @@ package struct SelectBuilder {
         for e in model.descendants(entity) {
             for a in model.allAttributes(e) where seen.insert(a.name).inserted {
                 columns.append(dialect.column(a.column, of: "t0"))
-                st.attributes.append((a.name, SQLKind(a.type)))
+                st.attributes.append((a.name, SQLKind(a)))
             }
         }
         if links {
@@ -173,7 +173,7 @@ package struct SelectBuilder {
                     let dest = try model.entity(named: r.destination)
                     let key = r.referencedColumn.flatMap { c in model.allAttributes(dest).first { $0.column == c } }
                     columns.append(dialect.column(r.foreignKeyColumn, of: "t0"))
-                    st.links.append((r.name, key.map { SQLKind($0.type) } ?? .integer))
+                    st.links.append((r.name, key.map { SQLKind($0) } ?? .integer))
                 }
             }
             // Many-to-many links after the to-ones: the linked keys in ascending order, as one

@@ -30,6 +30,11 @@ public struct ModelAttribute: Hashable, Sendable {
     /// let nickname = ModelAttribute("nickname", .string, renamingIdentifier: "nick")
     /// ```
     public var renamingIdentifier: String?
+    /// Whether the column was declared without a type (`CREATE TABLE note(folder_id)`), so that
+    /// SQLite keeps each value as the kind it was given. Predicates then compare its values row
+    /// by row as the evaluator does, and writes store any value; only inferred SQLite models
+    /// have such attributes.
+    public var isUntyped: Bool = false
 
     /// Creates an attribute; the column is named after it unless `column` says otherwise.
     ///

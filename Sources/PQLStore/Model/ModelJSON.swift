@@ -19,7 +19,9 @@ extension StoreModel {
     /// - An attribute has `name` and `type` (required; `string`, `integer16`, `integer32`,
     ///   `integer64`, `double`, `float`, `decimal`, `boolean`, `date`, `binary`, `uuid`, `uri`, or
     ///   an alias such as `"Integer 64"`, `"int"`, `"text"`), `optional` (default `true`),
-    ///   `default`, `indexed` and `unique` (default `false`), and `column` (default the name).
+    ///   `default`, `indexed` and `unique` (default `false`), `column` (default the name), and
+    ///   `untyped` (default `false`: `true` for an SQLite column declared without a type, whose
+    ///   values keep their own kinds).
     ///   A `default` is a JSON value of the attribute's type: dates as an ISO-8601 string or
     ///   `{"$date": "…"}`, decimals as a number or a numeric string (`"12.50"`, exact), doubles
     ///   also `"NaN"`, `"Infinity"`, `"-Infinity"`, binary data as a base64 string.
@@ -161,7 +163,7 @@ struct ModelLocations {
 enum ModelJSONDecoder {
     static let modelKeys = ["entities", "templates"]
     static let entityKeys = ["name", "parent", "abstract", "table", "primaryKey", "attributes", "relationships", "indexes", "uniqueness", "renamingIdentifier", "previousName"]
-    static let attributeKeys = ["name", "type", "optional", "default", "indexed", "unique", "column", "renamingIdentifier", "previousName"]
+    static let attributeKeys = ["name", "type", "optional", "default", "indexed", "unique", "column", "renamingIdentifier", "previousName", "untyped"]
     static let relationshipKeys = ["name", "destination", "toMany", "inverse", "deleteRule", "optional", "foreignKey", "references",
                                    "joinTable", "joinColumn", "inverseJoinColumn", "renamingIdentifier", "previousName"]
     static let templateKeys = ["name", "entity", "predicate", "sort", "limit"]
@@ -250,6 +252,7 @@ enum ModelJSONDecoder {
         var a = ModelAttribute(name, type, isOptional: try f.bool("optional") ?? true,
                                isIndexed: try f.bool("indexed") ?? false, isUnique: try f.bool("unique") ?? false,
                                column: try f.string("column"), renamingIdentifier: try renamingIdentifier(f))
+        a.isUntyped = try f.bool("untyped") ?? false
         if let v = f.fields["default"] {
             do throws(ValueProblem) { a.defaultValue = try defaultValue(v, type) } catch {
                 throw f.error("default", "default value \(describe(v)) does not fit type \(type.rawValue): \(error.message)", hint: error.hint)
@@ -566,6 +569,7 @@ enum ModelJSONEncoder {
         if let d = a.defaultValue, !d.isNull { o["default"] = value(d) }
         if a.column != a.name { o["column"] = .string(a.column) }
         if let old = a.renamingIdentifier { o["renamingIdentifier"] = .string(old) }
+        if a.isUntyped { o["untyped"] = .bool(true) }
         return .object(o)
     }
 

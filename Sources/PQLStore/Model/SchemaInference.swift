@@ -113,7 +113,11 @@ package enum SchemaInference {
             if info.int64(4) != 0 && info.int64(4) != 2 && info.int64(4) != 3 { continue }
             let type = attributeType(declared, coreData: isCoreData)
             if info.int64(3) > 0 { pkColumns.append((name, declared)) }
-            attributes.append(ModelAttribute(name, type, isOptional: info.int64(2) == 0))
+            var attribute = ModelAttribute(name, type, isOptional: info.int64(2) == 0)
+            // No declared type is SQLite's BLOB affinity: the column keeps integers, reals and
+            // text as given, so no one kind describes it.
+            attribute.isUntyped = declared.trimmingCharacters(in: .whitespaces).isEmpty
+            attributes.append(attribute)
         }
         guard !attributes.isEmpty else { return nil }
         let withoutRowID = try strings(db, "SELECT sql FROM sqlite_schema WHERE name = ?1", [.text(table)]).first?

@@ -132,7 +132,7 @@ extension EntityInfo {
             if a.isUnique { notes.append("unique") }
             if a.isIndexed { notes.append("indexed") }
             if !a.isOptional { notes.append("required") }
-            return EntityInfo.Attribute(name: a.name, type: a.type.rawValue, notes: notes.joined(separator: ", "))
+            return EntityInfo.Attribute(name: a.name, type: a.isUntyped ? "untyped" : a.type.rawValue, notes: notes.joined(separator: ", "))
         }
         let relationships = model.allRelationships(e).map {
             EntityInfo.Relationship(name: $0.name, target: $0.destination, toMany: $0.isToMany, joinTable: $0.joinTable)

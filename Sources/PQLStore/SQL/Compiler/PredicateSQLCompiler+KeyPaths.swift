@@ -53,7 +53,7 @@ extension PredicateSQLCompiler {
                 }
                 let node = SQLNode.column(alias: alias, name: a.column)
                 let nullable = a.isOptional || alias != scope.alias || model.root(entity).name != model.root(scope.entity).name
-                return .scalar(SQLExpression(node: node, kind: SQLKind(a.type), nullable: nullable || i > 0,
+                return .scalar(SQLExpression(node: node, kind: SQLKind(a), nullable: nullable || i > 0,
                                              column: IndexedColumn(table: model.root(entity).table, column: a.column)))
             }
             guard let r = model.allRelationships(entity).first(where: { $0.name == key }) else {

@@ -21,7 +21,7 @@ extension PredicateSQLCompiler {
     /// table keyed by text), otherwise an integer (`Z_PK`, a rowid).
     func keyKind(_ entity: ModelEntity) -> SQLKind {
         let root = model.root(entity)
-        if let a = root.attributes.first(where: { SQLName.key($0.column) == SQLName.key(root.primaryKey) }) { return SQLKind(a.type) }
+        if let a = root.attributes.first(where: { SQLName.key($0.column) == SQLName.key(root.primaryKey) }) { return SQLKind(a) }
         return .integer
     }
 

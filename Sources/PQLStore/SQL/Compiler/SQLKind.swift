@@ -47,6 +47,11 @@ extension ValueKind {
         }
     }
 
+    /// The kind of `a`'s values: its type's, or unknown for an untyped column.
+    init(_ a: ModelAttribute) {
+        self = a.isUntyped ? .unknown : ValueKind(a.type)
+    }
+
     /// The kind a shared function's tag names (see `tag`); other tags read values as stored.
     init(tag: Int32) {
         switch tag {
