@@ -7,7 +7,7 @@ struct PredicateValueOptions: ParsableArguments {
     // Values are taken unconditionally (`--arg -5`, `--var 'MIN=-1'`): a JSON value may start
     // with a minus, which the parser would otherwise read as an option.
     @Option(name: .customLong("arg"), parsing: .unconditionalSingleValue, help: ArgumentHelp(
-        "A value for the next % specifier, as JSON (numbers, strings, true/false, null, arrays, objects, {\"$date\": \"<ISO-8601>\"}).",
+        "A value for the next % specifier, as JSON (numbers, strings, true/false, null, arrays, objects, {\"$date\": \"<ISO-8601>\"}, an object ID {\"$entity\": \"Folder\", \"$key\": 1}).",
         valueName: "json"))
     var arguments: [String] = []
 

@@ -70,6 +70,8 @@ enum ComparisonEvaluation {
     /// The prepared form of a constant collection IN looks into: its members, strings folded
     /// for `[c]`/`[d]` (nothing prepared for `[l]`, whose equality is Foundation's).
     static func members(_ elements: [PredicateValue], _ options: StringOptions) -> PreparedOperand {
+        // Objects equal their keys, which hashing cannot see: such a collection is searched.
+        if elements.contains(where: \.isDictionary) { return .none }
         if options.isLiteral { return .members(Set(elements)) }
         if options.localized { return .none }
         return .foldedMembers(Set(elements.map { folded($0, options) }))
@@ -92,6 +94,10 @@ enum ComparisonEvaluation {
         case .array(let a), .set(let a):
             return try member(x, of: a, options, prepared)
         case .dictionary(let d):
+            if let id = c.objectID {
+                throw EvalError.notACollection("IN and CONTAINS need a collection, and an object of \(id.entity) is one object",
+                                               hint: "compare it with ==, or give an array of objects or keys")
+            }
             return try member(x, of: d.values, options, prepared)
         case .string(let s):
             guard case .string(let needle) = x else {
@@ -109,8 +115,8 @@ enum ComparisonEvaluation {
     static func member<Elements: Collection<PredicateValue>>(_ x: PredicateValue, of elements: Elements, _ options: StringOptions,
                                                              _ prepared: PreparedOperand) throws(EvalError) -> Bool {
         switch prepared {
-        case .members(let m): return m.contains(x)
-        case .foldedMembers(let m): return m.contains(folded(x, options))
+        case .members(let m) where !x.isDictionary: return m.contains(x)
+        case .foldedMembers(let m) where !x.isDictionary: return m.contains(folded(x, options))
         case .needle(let n):
             // `coll CONTAINS[c] 'x'`: the constant on the right came folded.
             if case .string = x {
@@ -119,7 +125,14 @@ enum ComparisonEvaluation {
             }
         default: break
         }
-        if options.isLiteral { return elements.contains(x) }
+        if options.isLiteral, !x.isDictionary {
+            // Plain equality, but an object among the elements equals its key.
+            for e in elements {
+                if e == x { return true }
+                if e.isDictionary, try ValueComparison.equal(e, x, options) { return true }
+            }
+            return false
+        }
         for e in elements where try ValueComparison.equal(e, x, options) { return true }
         return false
     }

@@ -7,11 +7,14 @@ enum ValueComparison {
         if case .string(let x) = a, case .string(let y) = b {
             return try options.equal(x, y)
         }
+        if case .dictionary = a { return try ObjectEquality.equal(a, b) ?? (a == b) }
+        if case .dictionary = b { return try ObjectEquality.equal(b, a) ?? (a == b) }
         return a == b
     }
 
     /// Ordering for `<`, `<=`, `>`, `>=`, BETWEEN and sorting. Nil rules are the caller's.
     static func compare(_ a: PredicateValue, _ b: PredicateValue, _ options: StringOptions) throws(EvalError) -> ComparisonResult {
+        if let id = a.objectID ?? b.objectID { throw ObjectEquality.unordered(id) }
         switch (a, b) {
         case let (.string(x), .string(y)):
             return try options.compare(x, y)

@@ -214,7 +214,8 @@ package struct InsertPlan {
                                  hint: "give the Int64 keys insert returned, as [1, 2]")
             }
             var keys: [Int64] = []
-            for item in items {
+            for given in items {
+                let item = try model.linkKey(given, for: r, of: entity.name)
                 guard case .int(let k) = item else {
                     throw StoreError(.invalidValue, "\(entity.name).\(r.name) takes \(r.destination) keys, not \(item)",
                                      hint: "give the Int64 keys insert returned, as [1, 2]")
@@ -335,7 +336,8 @@ package struct InsertPlan {
         return try RecordCodec.sqlValue(v, for: a, entity: entity.name)
     }
 
-    private func link(_ r: ModelRelationship, _ v: PredicateValue) throws(StoreError) -> SQLValue {
+    private func link(_ r: ModelRelationship, _ given: PredicateValue) throws(StoreError) -> SQLValue {
+        let v = try model.linkKey(given, for: r, of: entity.name)
         if v.isNull {
             if !r.isOptional { throw StoreError(.invalidValue, "\(entity.name).\(r.name) is not optional and has no related object") }
             return .null

@@ -33,7 +33,7 @@ enum DotCommands {
         Command(name: "once", usage: ".once FILE", summary: "the next result goes to FILE"),
         Command(name: "pager", usage: ".pager [on|off]", summary: "page results taller or wider than the terminal through $PAGER (less -FRX)"),
         Command(name: "read", usage: ".read FILE", summary: "run FILE's lines as if typed"),
-        Command(name: "let", usage: ".let $NAME = VALUE", summary: "a variable for later predicates; .let alone lists them"),
+        Command(name: "let", usage: ".let $NAME = VALUE", summary: "a variable for later predicates (a PQL constant, or JSON such as {\"$entity\": \"Folder\", \"$key\": 1}); .let alone lists them"),
         Command(name: "timer", usage: ".timer [on|off]", summary: "show how long each query took; alone: on or off"),
         Command(name: "limits", usage: ".limits [steps N] [regex N]", summary: "the work a query may do (0: no limit); alone: the limits"),
         Command(name: "open", usage: ".open FILE|URL|:demo:", summary: "an SQLite database, a postgres:// URL, JSON, JSON Lines, CSV or plist file"),
@@ -257,6 +257,15 @@ enum DotCommands {
             throw ReplError("'\(name)' is not a variable name", hint: "a letter or _ then letters, digits or _, as in $minDelay")
         }
         let valueText = argument[argument.index(after: eq)...].trimmingCharacters(in: .whitespaces)
+        // JSON as --arg takes it, for object IDs ({"$entity": "Folder", "$key": 1}), arrays of
+        // them and dates ({"$date": …}); PQL's own {1, 2} is no JSON and reads as PQL below.
+        if valueText.first == "{" || valueText.first == "[", let json = try? JSONReader.value(from: valueText) {
+            if let problem = json.objectProblem ?? json.collectionElements?.lazy.compactMap(\.objectProblem).first {
+                throw ReplError("the value of $\(name) is no object ID: \(problem)", hint: #"write an object ID as {"$entity": "Folder", "$key": 1}"#)
+            }
+            s.variables[name] = json
+            return s.output("$\(name) = \(ExpressionNode.constant(json))\n")
+        }
         let expression = try ExpressionNode(format: valueText)
         if let part = RowReadingPart.first(in: expression.substituting(s.variables)) {
             throw ReplError("the value of $\(name) reads a row (\(part)), and .let has none: it would be nil",

@@ -43,9 +43,15 @@ extension PredicateSQLCompiler {
     private mutating func operandNode(_ e: ExpressionNode, in scope: SQLScope) throws(StoreError) -> SQLOperand {
         switch e {
         case .constant(.array(let items)), .constant(.set(let items)):
-            return .values(items.map { bind($0) })
+            var out: [SQLExpression] = []
+            for v in items { out.append(try constant(v)) }
+            return .values(out)
+        case .constant(let v) where v.objectID != nil || v.objectProblem != nil:
+            return .scalar(try constant(v))
         case .constant(.dictionary(let d)):
-            return .values(d.values.map { bind($0) })
+            var out: [SQLExpression] = []
+            for v in d.values { out.append(try constant(v)) }
+            return .values(out)
         case .aggregate(let items):
             if e.isRowIndependent { return try operand(.constant(try fold(e)), in: scope) }
             var out: [SQLExpression] = []
@@ -105,8 +111,8 @@ extension PredicateSQLCompiler {
         case .constant(let v):
             if case .array = v { break }
             if case .set = v { break }
-            if case .dictionary = v { break }
-            return bind(v)
+            if case .dictionary = v, v.objectID == nil, v.objectProblem == nil { break }
+            return try constant(v)
         case .keyPath, .keyPathOn, .subquery, .aggregate:
             switch try operandNode(e, in: scope) {
             case .scalar(let x): return x

@@ -25,6 +25,30 @@ extension PredicateSQLCompiler {
         return .integer
     }
 
+    /// A constant operand: an object ID (or a record) becomes its key, bound, marked as an
+    /// object of its entity; any other value is bound as it is.
+    mutating func constant(_ v: PredicateValue) throws(StoreError) -> SQLExpression {
+        guard case .dictionary = v else { return bind(v) }
+        if let problem = v.objectProblem {
+            throw fail(.typeMismatch, problem, hint: #"write an object ID as {"$entity": "Folder", "$key": 1}"#)
+        }
+        guard let id = v.objectID else { return bind(v) }
+        let entity: ModelEntity
+        do { entity = try model.entity(named: id.entity) } catch {
+            throw fail(.unknownEntity, "the object ID \(id) names no entity of the model: \(error.message)", hint: error.hint)
+        }
+        var x = bind(id.key)
+        x.isObject = true
+        x.objectEntity = entity.name
+        let kind = keyKind(entity)
+        if kind.domain != .unknown, x.kind.domain != kind.domain {
+            let expected = kind.domain == .number ? "an integer" : "a string"
+            throw fail(.typeMismatch, "the object ID \(id) has \(id.key.kindDescription) for its key, but \(entity.name)'s keys are \(kind.domain == .number ? "integers" : "strings")",
+                       hint: "give $key as \(expected)")
+        }
+        return x
+    }
+
     /// An object's key as a plain value, for `compare`.
     private func key(of object: SQLExpression) -> SQLExpression {
         var k = object
@@ -36,6 +60,11 @@ extension PredicateSQLCompiler {
     /// `object == value` and `object != value`: value nil, another object, or a key.
     mutating func objectComparison(_ op: ComparisonOperator, _ l: SQLExpression, _ r: SQLExpression) throws(StoreError) -> SQLCondition {
         let other = l.isObject ? r : l, object = l.isObject ? l : r
+        if op == .in || op == .contains {
+            // `SELF IN %@` given one object rather than a collection of them.
+            throw fail(.typeMismatch, "\(op.symbol) needs a collection, and \(describe(object)) is one object",
+                       hint: "compare it with ==, or give an array of objects or keys")
+        }
         guard op == .equal || op == .notEqual else {
             throw fail(.typeMismatch, "\(describe(object)) cannot be compared with \(op.symbol): objects have no order",
                        hint: "compare with == or !=, test membership with IN, or compare one of its attributes")
