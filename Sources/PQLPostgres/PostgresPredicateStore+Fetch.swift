@@ -40,9 +40,9 @@ extension PostgresPredicateStore {
             let model = self.model
             await readIndexesIfOld()
             var builder = try selectBuilder(query, model: model)
-            let statement = try builder.records()
+            let statement = try builder.records(links: true)
             let sql = try postgresQuery(statement.compiled, typed: builder.typedBindings)
-            let reader = try RowLayout(model: model, entity: query.entity, hasEntityColumn: statement.hasEntityColumn)
+            let reader = try RowLayout(model: model, entity: query.entity, hasEntityColumn: statement.hasEntityColumn, links: true)
             if let pinned {
                 try await forEachBatch(of: sql, through: pinned, entity: query.entity, reader: reader, size: size, body)
                 return

@@ -74,6 +74,7 @@ extension PostgresPredicateStore {
                 throw StoreError(.constraint, "another kind of object in \(e.name)'s table already has \(key) \(keyText)",
                                  hint: "upsert into that object's own entity, or choose another \(key)")
             }
+            if sent.contains(where: { columns[$0] == root.primaryKey }) { try await self.advanceKeySequence(of: root, on: connection) }
             return id
         }
     }

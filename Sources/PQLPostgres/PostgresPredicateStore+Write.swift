@@ -40,12 +40,14 @@ extension PostgresPredicateStore {
         return try await transaction("inserting into \(entity)") { connection in
             var ids: [Int64] = []
             ids.reserveCapacity(objects.count)
+            var keysGiven = false
             for given in objects {
                 let (object, joined) = try plan.manyToManyLinks(given)
                 let row = try plan.row(object)
                 for (index, r) in links { try await self.checkLinkTarget(r, from: e, value: row[index], model: model, on: connection) }
                 var statement = BoundSQL(sql: "")
                 let sent = plan.sentColumns(object, row: row)
+                if sent.contains(where: { columns[$0] == root.primaryKey }) { keysGiven = true }
                 let placeholders = try sent.map { (i) throws(StoreError) in
                     try statement.bind(row[i], column: columns[i], of: root, model: model, given: object)
                 }
@@ -58,8 +60,23 @@ extension PostgresPredicateStore {
                 for (r, join, keys) in joined { _ = try await self.addLinks(r, join, from: e, id: id, to: keys, model: model, on: connection) }
                 ids.append(id)
             }
+            if keysGiven { try await self.advanceKeySequence(of: root, on: connection) }
             return ids
         }
+    }
+
+    /// After inserts that gave their own keys: moves the key column's sequence (an identity or
+    /// serial column's) past the largest key, so that the next key the server assigns is not
+    /// one of them. A sequence already past it, or a key with no sequence, is left alone.
+    func advanceKeySequence(of root: ModelEntity, on connection: PostgresConnection) async throws {
+        var binds = PostgresBindings()
+        binds.append(qualified(root.table))
+        binds.append(root.primaryKey)
+        try await connection.run(PostgresQuery(unsafeSQL: """
+            SELECT setval(s::regclass, m) FROM (SELECT pg_get_serial_sequence($1, $2) AS s, \
+            (SELECT max(\(quote(root.primaryKey)))::bigint FROM \(qualified(root.table))) AS m) x \
+            WHERE s IS NOT NULL AND m IS NOT NULL AND m > COALESCE(pg_sequence_last_value(s::regclass), 0)
+            """, binds: binds), logger: logger)
     }
 
     /// Inserts an `Encodable` value, as the SQLite store's `insert(_:encoding:)` does: encoded

@@ -53,4 +53,40 @@ import Testing
             }
         }
     }
+
+    /// Object IDs and records as arguments and as links on PostgreSQL; a key the caller gives
+    /// moves the key sequence past it, so that the server's next key is a new one.
+    @Test func objectIDsRecordsAndGivenKeys() async throws {
+        try await TestServer.withStore(model: Self.model) { store, _ in
+            _ = try await store.createTables()
+            try await Self.fill { entity, objects in try await store.insert(entity, objects) }
+            let work = ObjectID("Folder", key: 1)
+            #expect(try await store.count(EntityQuery("Note", where: "folder == %@", [work])) == 2)
+            let home = try #require(try await store.fetch(EntityQuery("Folder", where: "name == 'Home'")).first)
+            #expect(try await store.count(EntityQuery("Note", where: "folder IN %@", [[work, home.objectID]])) == 3)
+            #expect(try await store.count(EntityQuery("Note", where: "folder != %@", [home])) == 3)
+            #expect(try await store.count(EntityQuery("Note", where: "ANY tags == %@", [ObjectID("Tag", key: 3)])) == 1)
+            await #expect { _ = try await store.count(EntityQuery("Note", where: "folder == %@", [ObjectID("Tag", key: 1)])) } throws: {
+                ($0 as? StoreError)?.kind == .typeMismatch
+            }
+            await #expect { _ = try await store.count(EntityQuery("Note", where: "folder == %@", [ObjectID("Shelf", key: 1)])) } throws: {
+                ($0 as? StoreError)?.kind == .unknownEntity
+            }
+            // Links given as IDs; an ID of another entity or of no object writes nothing.
+            let note = try await store.insert("Note", ["title": "e", "folder": work.predicateValue])
+            #expect(try await store.count(EntityQuery("Note", where: "folder == 1 AND SELF == %@", [note])) == 1)
+            await #expect { try await store.insert("Note", ["title": "f", "folder": ObjectID("Note", key: 1).predicateValue]) } throws: {
+                ($0 as? StoreError)?.kind == .typeMismatch
+            }
+            await #expect { try await store.insert("Note", ["title": "g", "folder": ObjectID("Folder", key: 99).predicateValue]) } throws: {
+                ($0 as? StoreError)?.kind == .constraint
+            }
+            #expect(try await store.count(EntityQuery("Note", where: "title IN {'f', 'g'}")) == 0)
+            // A given key, then one the server assigns: no collision.
+            #expect(try await store.insert("Folder", ["id": 50, "name": "Given"]) == 50)
+            #expect(try await store.insert("Folder", ["name": "Next"]) == 51)
+            #expect(try await store.upsert("Folder", ["id": 60, "name": "Upserted"], onConflict: "id") == 60)
+            #expect(try await store.insert("Folder", ["name": "After"]) == 61)
+        }
+    }
 }

@@ -89,9 +89,11 @@ public struct StoreRecord: Hashable, Sendable {
     public let entity: String
     /// The primary key (`Z_PK`, or the table's own key for inferred models).
     public let id: Int64
-    /// Every attribute of the entity, nil ones as `.null`.
+    /// Every attribute of the entity, nil ones as `.null`, and its links: each to-one as the
+    /// linked object's key (`.null` for none), each many-to-many as the array of linked keys,
+    /// ascending. Inserts take links in the same form.
     public let values: [String: PredicateValue]
-    /// The attribute names in model order.
+    /// The attribute names in model order (the links follow in ``values``, not here).
     public let keys: [String]
 
     /// Creates a record; the store makes these when it fetches.

@@ -20,7 +20,7 @@ extension PredicateStore {
     /// try store.forEach(EntityQuery("Flight")) { flight in print(flight["dest"]) }
     /// ```
     public func forEach(_ query: EntityQuery, _ body: (StoreRecord) throws(StoreError) -> Void) throws(StoreError) {
-        try forEach(query, links: false, body)
+        try forEach(query, links: true, body)
     }
 
     /// ``forEach(_:_:)``; with `links`, each record's values also hold its to-one

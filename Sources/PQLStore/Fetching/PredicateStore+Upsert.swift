@@ -101,7 +101,9 @@ extension StoreModel {
             throw StoreError.unknownKey(key, entity: e.name, candidates: attributes.map(\.name))
         }
         let groups = lineage(e).flatMap(\.uniqueness)
-        guard a.isUnique || groups.contains([key]) else {
+        // The declared key attribute is the table's primary key: unique without saying so.
+        let isKey = SQLName.key(a.column) == SQLName.key(root(e).primaryKey)
+        guard a.isUnique || isKey || groups.contains([key]) else {
             let unique = attributes.filter { b in b.isUnique || groups.contains([b.name]) }.map(\.name)
             throw StoreError(.invalidValue, "\(e.name).\(key) is not unique, so it cannot pick the one \(e.name) an upsert updates",
                              hint: unique.isEmpty ? "mark \(key) unique in the model (\"unique\": true)"
