@@ -37,6 +37,23 @@ import Testing
         }
     }
 
+    /// A join table with a key of its own but no default for it: PQL reads its links, and a new
+    /// link is refused with the reason and the fix (the server would not say which value to give).
+    @Test func aJoinTableWhoseOwnKeyHasNoDefault() async throws {
+        try await TestServer.withStore(setup: [
+            "CREATE TABLE $SCHEMA.a(id integer PRIMARY KEY, n text)", "CREATE TABLE $SCHEMA.b(id integer PRIMARY KEY, m text)",
+            "CREATE TABLE $SCHEMA.ab(id integer PRIMARY KEY, a_id integer NOT NULL REFERENCES $SCHEMA.a(id), b_id integer NOT NULL REFERENCES $SCHEMA.b(id))",
+            "INSERT INTO $SCHEMA.a VALUES (1, 'x'), (2, 'y')", "INSERT INTO $SCHEMA.b VALUES (1, 'p')", "INSERT INTO $SCHEMA.ab VALUES (1, 1, 1)",
+        ]) { (store: PostgresPredicateStore, _: String) async throws -> Void in
+            #expect(try await store.count(EntityQuery("a", where: "ANY b.m == 'p'")) == 1)
+            await #expect { try await store.link("a", id: 2, "b", to: [1]) } throws: { error in
+                guard let e = error as? StoreError else { return false }
+                return e.kind == .constraint && e.message.contains("ab") && e.hint?.contains("IDENTITY") == true
+            }
+            #expect(try await store.count(EntityQuery("a", where: "b.@count == 1")) == 1)
+        }
+    }
+
     /// The acceptance through the `pql` binary on a database of its own (schema `public`).
     @Test func commandLineCounts() async throws {
         try await ScratchDatabase.with { url in
