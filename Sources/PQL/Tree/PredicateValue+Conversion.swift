@@ -20,8 +20,8 @@ public protocol PredicateValueConvertible: SendableMetatype {
 extension PredicateValue {
     /// Converts a Swift value at the edge: nil, `NSNull`, `Bool`, every integer and floating
     /// type, `Decimal`, `NSNumber`, strings, `Character`, `Date`, `Data`, `UUID`, `URL`, arrays,
-    /// sets, dictionaries with `String` keys, and ``PredicateValueConvertible`` values. Returns
-    /// nil for anything else.
+    /// sets, dictionaries with `String` keys, ``PredicateValueConvertible`` values, and
+    /// `RawRepresentable` values (enums) as their raw values. Returns nil for anything else.
     ///
     /// ```swift
     /// PredicateValue(any: ["a": 1, "b": [true, nil]] as [String: Any?])
@@ -95,11 +95,17 @@ extension PredicateValue {
                 out[key] = c
             }
             self = .dictionary(out)
+        case let v as any RawRepresentable:
+            // Enums backed by strings or numbers (`Priority.high` is "high"), and option sets.
+            guard let raw = PredicateValue(any: Self.rawValue(of: v)) else { return nil }
+            self = raw
         default:
             if let set = Self.anySet(value) { self = set; return }
             return nil
         }
     }
+
+    private static func rawValue<T: RawRepresentable>(of value: T) -> Any { value.rawValue }
 
     /// Looks through nested optionals: `Optional<Optional<Int>>.some(nil)` is nil.
     static func unwrap(_ value: Any?) -> Any? {
