@@ -137,7 +137,7 @@ extension PredicateStore {
         }
         if let other = model.entities.first(where: { SQLName.same($0.name, entity) || SQLName.same($0.table, entity) }) {
             throw StoreError(.importFailed, "the store has an entity '\(other.name)', and SQLite does not tell '\(entity)' apart from it (table names ignore case)",
-                             hint: "import into '\(other.name)' (--entity \(other.name)), or choose a name that differs in more than case")
+                             hint: "import into the entity '\(other.name)', or choose a name that differs in more than case")
         }
         var seen: [ExactText: Int] = [:]
         var attributes: [ModelAttribute] = []

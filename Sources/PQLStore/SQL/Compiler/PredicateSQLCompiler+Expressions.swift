@@ -128,7 +128,7 @@ extension PredicateSQLCompiler {
                 return object(s, entity: s.entity, nullable: false)
             case nil:
                 throw fail(.unboundVariable, "no value for the variable $\(name)",
-                           hint: "pass it in the query's variables, or --var \(name)=VALUE on the command line")
+                           hint: "give it a value in the query's variables: variables: [\"\(name)\": value]")
             }
         case .function(let f, let args):
             return try function(f, args, in: scope)
