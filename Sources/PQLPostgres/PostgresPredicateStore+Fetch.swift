@@ -276,7 +276,11 @@ struct RowLayout: Sendable {
         }
         self.entities = entities
         self.attributeKeys = attributeNames
+        linkEntities = links ? model.linkEntities(of: entity) : [:]
     }
+
+    /// Where each link leads, for the records' object semantics in memory.
+    let linkEntities: [String: String]
 
     /// The record's keys when entities do not share the table: the attributes, in model order.
     let attributeKeys: [String]
@@ -295,7 +299,7 @@ struct RowLayout: Sendable {
             values[c.name] = c.isKeyList ? SelectBuilder.keyArray(try cells[first + i].decode(String?.self))
                                          : try Self.value(cells[first + i], c.type)
         }
-        return StoreRecord(entity: name, id: id, values: values, keys: keys)
+        return StoreRecord(entity: name, id: id, values: values, keys: keys, linkEntities: linkEntities)
     }
 
     static func value(_ cell: PostgresCell, _ type: AttributeType) throws -> PredicateValue {

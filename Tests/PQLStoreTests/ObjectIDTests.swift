@@ -52,6 +52,12 @@ import Testing
             #expect(inMemory == stored, "\(format)")
         }
         #expect(try records.filter(PredicateNode(format: "SELF == %@", records[1])).map(\.id) == [records[1].id])
+        // A record's links are objects in memory: an ID of another entity never equals one,
+        // and what the store refuses, memory refuses too.
+        #expect(records[0].predicateValue.dictionaryValue?["folder"]?.objectID == ObjectID("Folder", key: folders[0]))
+        #expect(try records.filter(PredicateNode(format: "folder == %@", ObjectID("Tag", key: folders[0]))).isEmpty)
+        #expect(throws: PredicateEvaluationError.self) { try records.filter(PredicateNode(format: "folder < 2")) }
+        #expect(throws: PredicateEvaluationError.self) { try records.filter(PredicateNode(format: "folder == 'Work'")) }
     }
 
     /// Each bad object is a typed error with a caret (a range in the predicate) and a hint.
@@ -71,6 +77,11 @@ import Testing
         refused("SELF IN %@", [ObjectID("Note", key: 1)], .typeMismatch, "one object")
         refused("folder < %@", [ObjectID("Folder", key: 1)], .typeMismatch, "no order")
         refused("folder == %@", [PredicateValue.dictionary(["$entity": "Folder"])], .typeMismatch, "no $key")
+        refused("folder BETWEEN %@", [[ObjectID("Folder", key: 1), 2]], .typeMismatch, "no order")
+        refused("SELF BETWEEN {1, 2}", [], .typeMismatch, "no order")
+        refused("ANY tags BETWEEN {1, 1}", [], .typeMismatch, "no order")
+        refused("CAST(folder, 'NSNumber') == 1", [], .typeMismatch, "CAST cannot convert")
+        refused("title LIKE %@", [ObjectID("Folder", key: 1)], .typeMismatch, "no strings")
         // The caret is on the argument.
         do {
             _ = try store.fetch(EntityQuery("Note", where: "title == 'a' AND folder == %@", [ObjectID("Shelf", key: 1)]))

@@ -48,6 +48,22 @@ import Testing
         }
     }
 
+    /// An object compared with an untyped column: its integers are keys, its text an error,
+    /// row by row, as in memory.
+    @Test func anObjectAgainstAnUntypedColumn() throws {
+        let store = try PredicateStore(path: try ManyToManyTests.file(ManyToManyTests.acceptanceSQL))
+        let folder = ObjectID("folder", key: 1)
+        #expect(try store.count(EntityQuery("note", where: "folder_id == %@", [folder])) == 2)
+        #expect(try store.count(EntityQuery("note", where: "folder_id != %@", [folder])) == 2)
+        for predicate in ["title == %@", "title != %@", "ANY tag.name == %@"] {
+            #expect(throws: StoreError.self, "\(predicate)") { _ = try store.count(EntityQuery("note", where: predicate, [folder])) }
+            let records = try store.fetch(EntityQuery("note"))
+            if !predicate.hasPrefix("ANY") {
+                #expect(throws: PredicateEvaluationError.self, "\(predicate)") { try records.filter(PredicateNode(format: predicate, folder)) }
+            }
+        }
+    }
+
     @Test func writesKeepEachValuesKind() throws {
         let store = try Self.store()
         let key = try store.insert("t", ["v": .int(42), "n": .int(8), "s": .string("h")])

@@ -19,7 +19,8 @@ enum ObjectEquality {
             if let problem = other.objectProblem { throw malformed(problem) }
             guard let o = other.objectID else { return false }
             if id.key.isString != o.key.isString { throw wrongKey(id, o.key) }
-            return id.entity == o.entity && id.key == o.key
+            // An empty entity is one the store checked already (ObjectID.anonymous).
+            return (id.entity == o.entity || id.entity.isEmpty || o.entity.isEmpty) && id.key == o.key
         case .int, .bool, .double, .decimal:
             guard case .int = id.key else { throw wrongKey(id, other) }
             return id.key == other
@@ -27,21 +28,25 @@ enum ObjectEquality {
             guard case .string = id.key else { throw wrongKey(id, other) }
             return id.key == other
         case .date, .data, .array, .set:
-            throw EvalError.typeMismatch("an object of \(id.entity) is compared with \(other.kindDescription): an object equals only an object or its key",
+            throw EvalError.typeMismatch("\(describe(id)) is compared with \(other.kindDescription): an object equals only an object or its key",
                                          hint: "compare the object with an object ID or a key, or compare one of its attributes")
         }
     }
 
     /// Objects have no order: `<` and the others, BETWEEN and MIN/MAX over them are errors.
     static func unordered(_ id: ObjectID) -> EvalError {
-        EvalError(kind: .incomparable, message: "an object of \(id.entity) cannot be ordered: objects have no order",
+        EvalError(kind: .incomparable, message: "\(describe(id)) cannot be ordered: objects have no order",
                   hint: "compare with == or !=, test membership with IN, or compare one of its attributes")
     }
 
     private static func wrongKey(_ id: ObjectID, _ other: PredicateValue) -> EvalError {
         let expected = id.key.isString ? "a string" : "an integer"
-        return EvalError.typeMismatch("an object of \(id.entity) is compared with \(other.kindDescription) \(other): its key is \(expected)",
+        return EvalError.typeMismatch("\(describe(id)) is compared with \(other.kindDescription) \(other): its key is \(expected)",
                                       hint: "give the object's key as \(expected), or an object ID with such a $key")
+    }
+
+    private static func describe(_ id: ObjectID) -> String {
+        id.entity.isEmpty ? "an object" : "an object of \(id.entity)"
     }
 
     private static func malformed(_ problem: String) -> EvalError {

@@ -71,6 +71,12 @@ public struct ObjectID: Hashable, Sendable, PredicateValueConvertible, CustomStr
         .dictionary([Self.entityMember: .string(entity), Self.keyMember: key])
     }
 
+    /// An object whose entity the caller checked already (the store's shared SQL functions
+    /// rebuild one from a key): equal to objects of any entity with its key.
+    package static func anonymous(key: PredicateValue) -> PredicateValue {
+        .dictionary([entityMember: .string(""), keyMember: key])
+    }
+
     /// `Folder 1`, `Order "A-1042"`.
     public var description: String { "\(entity) \(key)" }
 }
@@ -102,7 +108,8 @@ extension PredicateValue {
         guard let key else { return "the object ID has an $entity but no $key" }
         switch key {
         case .int, .string: return nil
-        default: return "an object ID's $key is an integer or a string, not \(key.kindDescription)"
+        case .double, .decimal: return "an object ID's $key is a whole number within 64 bits or a string, not \(key)"
+        default: return "an object ID's $key is a whole number or a string, not \(key.kindDescription)"
         }
     }
 }

@@ -96,12 +96,17 @@ public struct StoreRecord: Hashable, Sendable {
     /// The attribute names in model order (the links follow in ``values``, not here).
     public let keys: [String]
 
+    /// The entity each link in ``values`` leads to, by relationship name: predicates in
+    /// memory read a link as the linked object (an ``ObjectID``), as the store does.
+    public let linkEntities: [String: String]
+
     /// Creates a record; the store makes these when it fetches.
-    public init(entity: String, id: Int64, values: [String: PredicateValue], keys: [String]) {
+    public init(entity: String, id: Int64, values: [String: PredicateValue], keys: [String], linkEntities: [String: String] = [:]) {
         self.entity = entity
         self.id = id
         self.values = values
         self.keys = keys
+        self.linkEntities = linkEntities
     }
 
     /// The value of an attribute or to-one key, `.null` when it is nil or not there.

@@ -43,6 +43,7 @@ extension PredicateStore {
                 return (entity, columns, Array(columns.map(\.name).prefix { name in !st.links.contains { $0.name == name } }))
             }
             let all = layout(query.entity, nil)
+            let linkEntities = links ? model.linkEntities(of: builder.entity) : [:]
             let layouts = st.hasEntityColumn ? Dictionary(uniqueKeysWithValues: model.entities.map {
                 (Int64(model.entityNumber($0)), layout($0.name, Set(model.allAttributes($0).map(\.name) + model.allRelationships($0).map(\.name))))
             }) : [:]
@@ -56,7 +57,7 @@ extension PredicateStore {
                 for name in st.keyLists where values[name] != nil {
                     if case .string(let text)? = values[name] { values[name] = SelectBuilder.keyArray(text) } else { values[name] = .array([]) }
                 }
-                try body(StoreRecord(entity: l.entity, id: s.int64(0), values: values, keys: l.keys))
+                try body(StoreRecord(entity: l.entity, id: s.int64(0), values: values, keys: l.keys, linkEntities: linkEntities))
             }
         }
     }

@@ -28,4 +28,20 @@ extension StoreModel {
         }
         return id.key
     }
+
+    /// The entity each link a fetched record of `entity` (or of a sub-entity) holds leads to:
+    /// to-ones that hold their destination's key, and many-to-manys. A to-one that refers to
+    /// another unique attribute (a flight's carrier code) holds no key and is left out.
+    package func linkEntities(of entity: ModelEntity) -> [String: String] {
+        var out: [String: String] = [:]
+        for e in descendants(entity) {
+            for r in allRelationships(e) {
+                if r.isManyToMany { out[r.name] = r.destination; continue }
+                guard !r.isToMany, let destination = try? self.entity(named: r.destination) else { continue }
+                if let column = r.referencedColumn, SQLName.key(column) != SQLName.key(root(destination).primaryKey) { continue }
+                out[r.name] = r.destination
+            }
+        }
+        return out
+    }
 }

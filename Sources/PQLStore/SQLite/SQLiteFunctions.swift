@@ -88,7 +88,10 @@ enum SQLiteFunctions {
         let stored = sqlValue(v)
         // Tag + 8: the operand is a pql_fn result, whose NULL is NaN (SQLite stores no NaN).
         if stored == .null && tag & 8 != 0 { return .double(.nan) }
-        return SQLKind(tag: tag & 7).value(stored)
+        let v = SQLKind(tag: tag & 7).value(stored)
+        // Tag + 16: an object, stored as its key. Its entity was checked when compiling.
+        if tag & 16 != 0, !v.isNull { return ObjectID.anonymous(key: v) }
+        return v
     }
 
     /// A function argument as SQLite holds it.

@@ -143,6 +143,10 @@ extension PredicateSQLCompiler {
                 throw fail(.unsupported, "CAST of a key path has no PostgreSQL form in PQL yet", hint: "compare the attribute as it is stored")
             }
             let x = try scalar(value, in: scope)
+            if x.isObject {
+                throw fail(.typeMismatch, "CAST cannot convert \(x.objectEntity.map { "an object of \($0)" } ?? "an object"): an object is no number, string or date",
+                           hint: "cast one of its attributes, or compare the object itself with a key or an object ID")
+            }
             guard case .constant(let typeName) = type else {
                 throw fail(.unsupported, "CAST needs a constant type name in the store")
             }

@@ -30,12 +30,12 @@ extension PredicateSQLCompiler {
     mutating func constant(_ v: PredicateValue) throws(StoreError) -> SQLExpression {
         guard case .dictionary = v else { return bind(v) }
         if let problem = v.objectProblem {
-            throw fail(.typeMismatch, problem, hint: #"write an object ID as {"$entity": "Folder", "$key": 1}"#)
+            throw fail(.typeMismatch, problem, hint: "write an object ID as {\"$entity\": \"\(model.entities.first?.name ?? "Entity")\", \"$key\": 1}, naming one of the model's entities")
         }
         guard let id = v.objectID else { return bind(v) }
         let entity: ModelEntity
         do { entity = try model.entity(named: id.entity) } catch {
-            throw fail(.unknownEntity, "the object ID \(id) names no entity of the model: \(error.message)", hint: error.hint)
+            throw fail(.unknownEntity, "the object ID's $entity '\(id.entity)' names no entity of the model", hint: error.hint)
         }
         var x = bind(id.key)
         x.isObject = true
@@ -60,6 +60,10 @@ extension PredicateSQLCompiler {
     /// `object == value` and `object != value`: value nil, another object, or a key.
     mutating func objectComparison(_ op: ComparisonOperator, _ l: SQLExpression, _ r: SQLExpression) throws(StoreError) -> SQLCondition {
         let other = l.isObject ? r : l, object = l.isObject ? l : r
+        if !op.isEqualityOrOrder && op != .in && op != .contains && op != .between {
+            throw fail(.typeMismatch, "\(describe(object)) cannot be compared with \(op.symbol): objects are no strings",
+                       hint: "compare with == or !=, test membership with IN, or apply \(op.symbol) to one of its attributes")
+        }
         if op == .in || op == .contains {
             // `SELF IN %@` given one object rather than a collection of them.
             throw fail(.typeMismatch, "\(op.symbol) needs a collection, and \(describe(object)) is one object",
@@ -79,6 +83,11 @@ extension PredicateSQLCompiler {
             }
         } else {
             try checkKey(other, for: object)
+            if other.kind.domain == .unknown, other.constant == nil, !nativeOnly {
+                // An untyped column (or an expression of no known kind) may hold text: the
+                // evaluator's object rules decide row by row, raising where memory raises.
+                return shared(op, try literalOptions(), object, other)
+            }
         }
         return try compare(op, options: literalOptions(), key(of: object), key(of: other))
     }

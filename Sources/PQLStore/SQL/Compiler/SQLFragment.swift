@@ -26,7 +26,7 @@ struct SQLExpression {
     /// Whether it can be nil as the evaluator sees it.
     var canBeNil: Bool { nullable && !nullIsNaN }
     /// The kind tag the shared SQLite functions take (see `SQLiteFunctions.value`).
-    var tag: Int64 { kind.tag | (nullIsNaN ? SQLKind.nanFlag : 0) }
+    var tag: Int64 { kind.tag | (nullIsNaN ? SQLKind.nanFlag : 0) | (isObject ? SQLKind.objectFlag : 0) }
 }
 
 /// A table's column, named case-insensitively as SQLite names them.

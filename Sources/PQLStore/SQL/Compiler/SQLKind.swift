@@ -24,6 +24,9 @@ extension ValueKind {
 
     /// Added to a tag: the operand's NULL is NaN, not nil (see `SQLExpression.nullIsNaN`).
     static let nanFlag: Int64 = 8
+    /// Added to a tag: the operand is an object, its value the key (see `SQLExpression.isObject`);
+    /// the shared functions compare it with the evaluator's object rules.
+    static let objectFlag: Int64 = 16
 
     /// The tag the shared SQLite functions use to rebuild the value: see `SQLiteFunctions`.
     var tag: Int64 {
