@@ -160,4 +160,23 @@ import Testing
         #expect(try PredicateNode(format: printed).description == printed)
         #expect(try PredicateNode(format: printed) == PredicateNode(format: "folder == %@", id))
     }
+
+    /// An ID of a sub-entity names an object of that sub-entity only; an ID of the parent
+    /// names any object of the tree with that key.
+    @Test func idsOfSubEntities() throws {
+        let store = try PredicateStore.inMemory(ZooModel.model)
+        let keeper = try store.insert("Keeper", ["name": "Kim"])
+        let rex = try store.insert("Dog", ["name": "Rex", "dogKeeper": .int(keeper)])
+        let tom = try store.insert("Cat", ["name": "Tom"])
+        func names(_ predicate: String, _ arguments: [Any?]) throws -> [String] {
+            try store.fetch(EntityQuery("Animal", where: predicate, arguments, sort: [SortRule("name")])).compactMap { if case .string(let s) = $0["name"] { s } else { nil } }
+        }
+        #expect(try names("SELF == %@", [ObjectID("Dog", key: rex)]) == ["Rex"])
+        #expect(try names("SELF == %@", [ObjectID("Cat", key: rex)]) == [])
+        #expect(try names("SELF == %@", [ObjectID("Animal", key: tom)]) == ["Tom"])
+        #expect(try names("SELF != %@", [ObjectID("Cat", key: rex)]) == ["Rex", "Tom"])
+        #expect(try names("SELF IN %@", [[ObjectID("Cat", key: rex), ObjectID("Cat", key: tom)]]) == ["Tom"])
+        #expect(try store.count(EntityQuery("Keeper", where: "ANY dogs == %@", [ObjectID("Dog", key: rex)])) == 1)
+        #expect(try store.count(EntityQuery("Dog", where: "SELF == %@", [ObjectID("Puppy", key: rex)])) == 0)
+    }
 }

@@ -81,6 +81,13 @@ extension PredicateSQLCompiler {
                 throw fail(.typeMismatch, "\(describe(object)) is never \(describe(other)): they are objects of unrelated entities",
                            hint: "compare objects of one entity (or of its sub-entities)")
             }
+            if let narrowing = subEntityFilter(object, other) ?? subEntityFilter(other, object) {
+                // An ID of a sub-entity names an object of that sub-entity: the same key in a
+                // sibling (a Book where the ID says Toy) is another object.
+                let eq = try compare(.equal, options: literalOptions(), key(of: object), key(of: other))
+                let both = SQLCondition(node: .chain([eq.node, narrowing], .and), nullable: eq.nullable)
+                return op == .equal ? both : SQLCondition(node: both.negated, nullable: false)
+            }
         } else {
             try checkKey(other, for: object)
             if other.kind.domain == .unknown, other.constant == nil, !nativeOnly {
@@ -101,6 +108,16 @@ extension PredicateSQLCompiler {
         let what = value.constant.map { $0.kindDescription } ?? "a value of another kind"
         throw fail(.typeMismatch, "\(describe(object)) is compared with \(what): an object equals only an object or its key",
                    hint: keyDomain == .number ? "give the object's key, an integer (or nil)" : "give the object's key (or nil)")
+    }
+
+    /// The entity test that `row`'s object must also pass to be the object `id` names: when
+    /// `id` is a constant of a sub-entity that does not cover `row`'s entity, `Z_ENT IN (…)`.
+    private mutating func subEntityFilter(_ row: SQLExpression, _ id: SQLExpression) -> SQLNode? {
+        guard id.constant != nil, let name = id.objectEntity, case .column(let alias, _) = row.node,
+              let entity = try? model.entity(named: name), entity.parent != nil, model.isInheritanceTree(entity) else { return nil }
+        if let rowName = row.objectEntity, let rowEntity = try? model.entity(named: rowName),
+           model.descendants(entity).contains(where: { $0.name == rowEntity.name }) { return nil }
+        return entityFilter(entity, alias: alias)
     }
 
     private func sameTree(_ a: String, _ b: String) -> Bool {
