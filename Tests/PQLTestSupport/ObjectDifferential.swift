@@ -189,8 +189,27 @@ package struct ObjectCaseGenerator {
         }
     }
 
-    /// A case: one to three leaves joined by AND and OR, some negated.
+    /// A case the model refuses and memory refuses too, on its own so that no other term
+    /// decides the rows before it is reached: an ordering of objects, an object against text.
+    mutating func refusedCase() -> ObjectCase {
+        let id = ObjectID("Folder", key: Int64(rng.int(in: 1...world.folders.count))).predicateValue
+        switch rng.int(in: 0...3) {
+        case 0: return ObjectCase(entity: "Note", format: "folder \(rng.pick(["<", ">=", "BETWEEN"])) %@",
+                                  arguments: [rng.chance(0.5) ? id : .array([id, id])])
+        case 1: return ObjectCase(entity: "Note", format: "title \(rng.pick(["==", "!="])) %@", arguments: [id])
+        case 2: return ObjectCase(entity: "Note", format: "SELF IN %@", arguments: [ObjectID("Note", key: 1).predicateValue])
+        default: return ObjectCase(entity: "Note", format: "SELF \(rng.pick(["<", "<="])) %@", arguments: [ObjectID("Note", key: 2).predicateValue])
+        }
+    }
+
+    /// A case: one to three leaves joined by AND and OR, some negated; now and then one that
+    /// every backend must refuse.
     package mutating func next() -> ObjectCase {
+        if rng.chance(0.03) {
+            var c = refusedCase()
+            if c.format.contains("BETWEEN"), case .dictionary = c.arguments[0] { c.arguments[0] = .array([c.arguments[0], .int(9)]) }
+            return c
+        }
         let entity = rng.chance(0.8) ? "Note" : "Tag"
         var parts: [String] = [], arguments: [PredicateValue] = []
         for _ in 0..<rng.int(in: 1...3) {
