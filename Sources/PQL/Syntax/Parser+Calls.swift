@@ -153,6 +153,13 @@ extension Parser {
             throw error(.wrongArgumentCount, "CAST takes a value and a type name, not \(args.count) arguments",
                         from: start, to: previousEnd, hint: "write CAST(value, 'NSNumber')")
         }
+        if case .constant(.array(let pairs)) = args[0], case .constant(.string("NSDictionary")) = args[1],
+           let repeated = CastFolding.repeatedKey(pairs) {
+            // A dictionary keeps one value per key: a second one would vanish without a word
+            // (JSON's reader refuses it too), and in an object ID it would change the object.
+            throw error(.argumentType, "the dictionary gives the key \(repeated.debugDescription) twice",
+                        from: start, to: previousEnd, hint: "give each key once")
+        }
         if case .constant(let value) = args[0], case .constant(.string(let type)) = args[1],
            let folded = CastFolding.fold(value, to: type) {
             // Still a level: the constant prints as this CAST again (D9).
@@ -166,6 +173,15 @@ extension Parser {
 
 /// The constants that print as `CAST(literal, "Type")`, and the folding that reads them back.
 enum CastFolding {
+    /// The first key a `CAST({{k, v}, …}, "NSDictionary")` gives twice, if any.
+    static func repeatedKey(_ pairs: [PredicateValue]) -> String? {
+        var seen: Set<String> = []
+        for pair in pairs {
+            if case .array(let kv) = pair, kv.count == 2, case .string(let k) = kv[0], !seen.insert(k).inserted { return k }
+        }
+        return nil
+    }
+
     static func fold(_ value: PredicateValue, to type: String) -> PredicateValue? {
         switch (type, value) {
         case ("NSDate", .int(let i)): return .date(Date(timeIntervalSinceReferenceDate: Double(i)))
