@@ -10,14 +10,14 @@ enum Aggregates {
             return EvalError.aggregate("\(what) found nil among the numbers",
                                        hint: "the collection operator \(op) counts nil as 0: write items.\(op).value")
         }
-        return EvalError.aggregate("\(what) found \(v.kindDescription) among the numbers")
+        return EvalError.aggregate("\(what) found \(v.kindDescription) among the numbers", hint: "sum and average numbers only: pick a numeric key (items.@sum.price)")
     }
 
     static func numbers(_ values: [PredicateValue], what: String) throws(EvalError) -> [Double] {
         var out: [Double] = []
         out.reserveCapacity(values.count)
         for v in values {
-            guard let n = v.numeric else { throw EvalError.aggregate("\(what) found \(v.kindDescription) among the numbers") }
+            guard let n = v.numeric else { throw nonNumber(v, what: what) }
             out.append(n.doubleValue)
         }
         return out

@@ -73,7 +73,8 @@ enum FunctionEvaluation {
     /// (Apple: "mathematical functions require NSNumber parameters"; reference §6.10).
     static func notANumber(_ f: BuiltinFunction, _ v: PredicateValue) -> EvalError {
         EvalError.arithmetic("\(f.selector) needs a number, not \(v.kindDescription)",
-                             hint: v.isNull ? "test for nil first: x != nil AND \(f.selector)(x) > 1" : nil)
+                             hint: v.isNull ? "test for nil first: x != nil AND \(f.selector)(x) > 1"
+                                 : "give it a number; CAST(x, \"NSNumber\") converts a numeric string")
     }
 
     static func string(_ v: PredicateValue, _ f: BuiltinFunction) throws(EvalError) -> String {

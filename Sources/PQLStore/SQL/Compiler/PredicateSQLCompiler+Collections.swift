@@ -219,7 +219,8 @@ extension PredicateSQLCompiler {
         case (_, .scalar(let x)):
             return try compare(op, options: options, element, x)
         default:
-            throw fail(.unsupported, "this quantified comparison has no SQL form")
+            throw fail(.unsupported, "ANY, ALL and NONE compare each element with one value, or test it IN a collection; \(op.symbol) with a collection on the right has no SQL form",
+                       hint: "compare with one value (ANY tags == 1), or write ANY tags IN {1, 2}")
         }
     }
 

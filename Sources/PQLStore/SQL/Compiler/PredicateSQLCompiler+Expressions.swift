@@ -237,7 +237,10 @@ extension PredicateSQLCompiler {
         var kinds: [SQLKind] = []
         for a in args {
             let x = try scalar(a, in: scope)
-            if x.isObject { throw fail(.unsupported, "\(f.selector) cannot take a related object") }
+            if x.isObject {
+                throw fail(.typeMismatch, "\(f.selector) cannot take \(x.objectEntity.map { "an object of \($0)" } ?? "an object"): an object is no number or string",
+                           hint: "apply \(f.selector) to one of its attributes (folder.name), or compare the object itself with ==")
+            }
             parts.append(x.node)
             parts.append(bindRaw(.integer(x.tag)))
             kinds.append(x.kind)
@@ -263,7 +266,10 @@ extension PredicateSQLCompiler {
         var parts = [bindRaw(.text(name))]
         for item in items {
             let x = try scalar(item, in: scope)
-            if x.isObject { throw fail(.unsupported, "\(name) cannot take a related object") }
+            if x.isObject {
+                throw fail(.typeMismatch, "\(name) cannot take \(x.objectEntity.map { "an object of \($0)" } ?? "an object"): an object is no number",
+                           hint: "aggregate one of its attributes, or count the objects with @count")
+            }
             parts.append(x.node)
             parts.append(bindRaw(.integer(x.tag)))
         }
