@@ -62,8 +62,8 @@ enum GroupAggregateSQL {
         let s = FoldFunctionSQL.quoteIdentifier(functionSchema)
         let x = "(\(value))"
         let what = operation.rawValue
-        func raise(_ kind: PredicateEvaluationError.Kind, _ message: String, type: String) -> String {
-            "\(s).arg(NULL::\(type), \(FoldFunctionSQL.quoteLiteral(kind.rawValue)), \(FoldFunctionSQL.quoteLiteral(message)), '', -1)"
+        func raise(_ kind: PredicateEvaluationError.Kind, _ message: String, hint: String = "", type: String) -> String {
+            "\(s).arg(NULL::\(type), \(FoldFunctionSQL.quoteLiteral(kind.rawValue)), \(FoldFunctionSQL.quoteLiteral(message)), \(FoldFunctionSQL.quoteLiteral(hint)), -1)"
         }
         func refuse(_ message: String, _ hint: String) -> StoreError { StoreError(.unsupported, message, hint: hint) }
         let inMemory = "or run the GroupQuery in memory on the fetched records"
@@ -82,7 +82,7 @@ enum GroupAggregateSQL {
              (.sum, .date), (.sumOperator, .date), (.average, .date), (.averageOperator, .date),
              (.sum, .data), (.sumOperator, .data), (.average, .data), (.averageOperator, .data):
             let sample: PredicateValue = kind == .string ? .string("") : kind == .date ? .date(.init(timeIntervalSinceReferenceDate: 0)) : .data(.init())
-            return "CASE WHEN count(\(x)) > 0 THEN \(raise(.aggregate, "\(what) found \(sample.kindDescription) among the numbers", type: "double precision")) END"
+            return "CASE WHEN count(\(x)) > 0 THEN \(raise(.aggregate, "\(what) found \(sample.kindDescription) among the numbers", hint: SharedSemantics.aggregateNumbersOnly, type: "double precision")) END"
         case (.sum, .decimal), (.sumOperator, .decimal), (.average, .decimal), (.averageOperator, .decimal):
             throw refuse("\(what) of decimals has no PostgreSQL form in PQL yet",
                          "PostgreSQL's numeric keeps more digits than Foundation's Decimal: aggregate a double (x * 1.0), \(inMemory)")

@@ -10,8 +10,12 @@ enum Aggregates {
             return EvalError.aggregate("\(what) found nil among the numbers",
                                        hint: "the collection operator \(op) counts nil as 0: write items.\(op).value")
         }
-        return EvalError.aggregate("\(what) found \(v.kindDescription) among the numbers", hint: "sum and average numbers only: pick a numeric key (items.@sum.price)")
+        return EvalError.aggregate("\(what) found \(v.kindDescription) among the numbers", hint: Self.numbersOnly)
     }
+
+    /// The hint for a sum or an average of something that is no number (the PostgreSQL store
+    /// raises the same).
+    package static let numbersOnly = "sums and averages take numbers only: aggregate a numeric key"
 
     static func numbers(_ values: [PredicateValue], what: String) throws(EvalError) -> [Double] {
         var out: [Double] = []
@@ -168,6 +172,9 @@ package struct Extreme: Sendable {
 }
 
 extension SharedSemantics {
+    /// The hint of a sum or an average over something that is no number.
+    package static var aggregateNumbersOnly: String { Aggregates.numbersOnly }
+
     /// An aggregate over a collection fed one element at a time: the collection operators
     /// `@sum`, `@avg`, `@min`, `@max` and the functions `sum:`, `average:`, `min:`, `max:`.
     /// The evaluator and the store's SQLite aggregates both run this, so they agree on nil,
