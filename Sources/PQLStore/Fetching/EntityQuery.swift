@@ -97,7 +97,7 @@ public struct StoreRecord: Hashable, Sendable {
     public let keys: [String]
 
     /// The entity each link in ``values`` leads to, by relationship name: predicates in
-    /// memory read a link as the linked object (an ``ObjectID``), as the store does.
+    /// memory read a link as the linked object (an `ObjectID`), as the store does.
     public let linkEntities: [String: String]
 
     /// Creates a record; the store makes these when it fetches.
