@@ -270,7 +270,13 @@ package struct InsertPlan {
             object[a.name] = v
         }
         for key in object.keys where !attributes.contains(where: { $0.name == key }) && !toOne.contains(where: { $0.name == key }) {
-            if key == "id", object[key]?.isNull == false, !model.allRelationships(entity).contains(where: { $0.name == key }) { continue }
+            if key == "id", !model.allRelationships(entity).contains(where: { $0.name == key }) {
+                // A Codable type's `id`: nil is a new object's (the store assigns the key); a
+                // key the caller gives would not be kept, and is never silently replaced.
+                guard let given = object[key], !given.isNull else { continue }
+                throw StoreError(.invalidValue, "\(entity.name)'s keys are assigned by the store, so the given id \(given) would not be kept",
+                                 hint: "leave id out (or nil) for a new \(entity.name); to give keys yourself, declare primaryKey: \"id\" for \(entity.name) in the model")
+            }
             throw StoreError.unknownKey(key, entity: entity.name, candidates: keyNames)
         }
         var out: [SQLValue] = []
