@@ -59,11 +59,9 @@ func search(_ filter: String?, _ limit: String?) async -> (status: Int, body: St
         json.outputFormatting = .sortedKeys
         return (200, String(decoding: try json.encode(flights), as: UTF8.self))
     } catch let error as StoreError {
-        switch error.kind {
-        case .cancelled: return (503, error.message)     // past statement_timeout
-        case .server: return (502, error.message)
-        default: return (400, error.rendered)             // message, caret under the culprit, hint
-        }
+        // 400 for the filter's own mistakes (message, caret under the culprit, hint), 503 past
+        // statement_timeout, 500 for the service's own faults: StoreError.httpStatus.
+        return (error.httpStatus, error.httpStatus == 400 ? error.rendered : error.message)
     } catch {
         return (500, "\(error)")
     }
