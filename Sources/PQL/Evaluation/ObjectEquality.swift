@@ -18,7 +18,7 @@ enum ObjectEquality {
         case .dictionary:
             if let problem = other.objectProblem { throw malformed(problem) }
             guard let o = other.objectID else { return false }
-            if id.key.isString != o.key.isString { throw wrongKey(id, o.key) }
+            if (id.key.stringValue == nil) != (o.key.stringValue == nil) { throw wrongKey(id, o.key) }
             // An empty entity is one the store checked already (ObjectID.anonymous).
             return (id.entity == o.entity || id.entity.isEmpty || o.entity.isEmpty) && id.key == o.key
         case .int, .bool, .double, .decimal:
@@ -40,7 +40,7 @@ enum ObjectEquality {
     }
 
     private static func wrongKey(_ id: ObjectID, _ other: PredicateValue) -> EvalError {
-        let expected = id.key.isString ? "a string" : "an integer"
+        let expected = id.key.stringValue != nil ? "a string" : "an integer"
         return EvalError.typeMismatch("\(describe(id)) is compared with \(other.kindDescription) \(other): its key is \(expected)",
                                       hint: "give the object's key as \(expected), or an object ID with such a $key")
     }
@@ -50,11 +50,10 @@ enum ObjectEquality {
     }
 
     private static func malformed(_ problem: String) -> EvalError {
-        EvalError.typeMismatch(problem, hint: #"write an object ID as {"$entity": "Folder", "$key": 1}"#)
+        EvalError.typeMismatch(problem, hint: ObjectID.formHint())
     }
 }
 
 extension PredicateValue {
     var isDictionary: Bool { if case .dictionary = self { true } else { false } }
-    var isString: Bool { if case .string = self { true } else { false } }
 }

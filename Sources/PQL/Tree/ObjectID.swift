@@ -24,6 +24,12 @@ public struct ObjectID: Hashable, Sendable, PredicateValueConvertible, CustomStr
     /// The member of an object's dictionary that holds its key.
     public static let keyMember = "$key"
 
+    /// How to write an object ID, for errors about a malformed one (`entity` names an entity
+    /// the reader knows, when there is one).
+    package static func formHint(entity: String = "Folder") -> String {
+        "write an object ID as {\"$entity\": \"\(entity)\", \"$key\": 1}"
+    }
+
     /// The entity's name, as the model spells it.
     public let entity: String
     /// The key: an integer, or a string for a table keyed by text.
@@ -93,6 +99,13 @@ extension PredicateValue {
         return ObjectID(self)
     }
 
+    /// Whether this is a dictionary with an `$entity` or a `$key` member: an object ID, a
+    /// record, or a malformed attempt at one (``objectProblem`` says which).
+    package var hasObjectTags: Bool {
+        guard case .dictionary(let d) = self else { return false }
+        return d[ObjectID.entityMember] != nil || d[ObjectID.keyMember] != nil
+    }
+
     /// What keeps a dictionary that uses the `$entity` or `$key` member from being an object
     /// ID; nil for a well-formed ID and for every value that uses neither.
     ///
@@ -100,9 +113,8 @@ extension PredicateValue {
     /// PredicateValue.dictionary(["$entity": "Tag"]).objectProblem   // "…has no $key…"
     /// ```
     public var objectProblem: String? {
-        guard case .dictionary(let d) = self else { return nil }
+        guard hasObjectTags, case .dictionary(let d) = self else { return nil }
         let entity = d[ObjectID.entityMember], key = d[ObjectID.keyMember]
-        if entity == nil && key == nil { return nil }
         guard let entity else { return "the object ID has a $key but no $entity naming its entity" }
         guard case .string = entity else { return "an object ID's $entity is the entity's name, a string, not \(entity.kindDescription)" }
         guard let key else { return "the object ID has an $entity but no $key" }

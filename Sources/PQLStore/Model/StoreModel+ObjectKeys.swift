@@ -11,7 +11,7 @@ extension StoreModel {
     package func linkKey(_ value: PredicateValue, for r: ModelRelationship, of entity: String) throws(StoreError) -> PredicateValue {
         guard case .dictionary = value else { return value }
         if let problem = value.objectProblem {
-            throw StoreError(.invalidValue, "\(entity).\(r.name): \(problem)", hint: #"give a key, or an object ID as {"$entity": "Folder", "$key": 1}"#)
+            throw StoreError(.invalidValue, "\(entity).\(r.name): \(problem)", hint: "give a key, or " + ObjectID.formHint(entity: r.destination))
         }
         guard let id = value.objectID else {
             throw StoreError(.invalidValue, "\(entity).\(r.name) takes the key of a \(r.destination), not a dictionary",

@@ -261,7 +261,7 @@ enum DotCommands {
         // them and dates ({"$date": …}); PQL's own {1, 2} is no JSON and reads as PQL below.
         if valueText.first == "{" || valueText.first == "[", let json = try? JSONReader.value(from: valueText) {
             if let problem = json.objectProblem ?? json.collectionElements?.lazy.compactMap(\.objectProblem).first {
-                throw ReplError("the value of $\(name) is no object ID: \(problem)", hint: #"write an object ID as {"$entity": "Folder", "$key": 1}"#)
+                throw ReplError("the value of $\(name) is no object ID: \(problem)", hint: ObjectID.formHint())
             }
             s.variables[name] = json
             return s.output("$\(name) = \(ExpressionNode.constant(json))\n")

@@ -336,7 +336,7 @@ extension PredicateSQLCompiler {
             throw fail(.typeMismatch, "BETWEEN needs exactly two bounds, not \(bounds.count)", hint: "write x BETWEEN {low, high}")
         }
         if let object = ([x] + bounds).first(where: \.isObject) {
-            throw fail(.typeMismatch, "\(object.objectEntity.map { "an object of \($0)" } ?? "an object") cannot be compared with BETWEEN: objects have no order",
+            throw fail(.typeMismatch, "\(describe(object)) cannot be compared with BETWEEN: objects have no order",
                        hint: "compare with == or !=, test membership with IN, or compare one of its attributes")
         }
         var x = x, lo = bounds[0], hi = bounds[1]

@@ -46,7 +46,7 @@ extension PredicateSQLCompiler {
             var out: [SQLExpression] = []
             for v in items { out.append(try constant(v)) }
             return .values(out)
-        case .constant(let v) where v.objectID != nil || v.objectProblem != nil:
+        case .constant(let v) where v.hasObjectTags:
             return .scalar(try constant(v))
         case .constant(.dictionary(let d)):
             var out: [SQLExpression] = []
@@ -111,7 +111,7 @@ extension PredicateSQLCompiler {
         case .constant(let v):
             if case .array = v { break }
             if case .set = v { break }
-            if case .dictionary = v, v.objectID == nil, v.objectProblem == nil { break }
+            if case .dictionary = v, !v.hasObjectTags { break }
             return try constant(v)
         case .keyPath, .keyPathOn, .subquery, .aggregate:
             switch try operandNode(e, in: scope) {
@@ -144,7 +144,7 @@ extension PredicateSQLCompiler {
             }
             let x = try scalar(value, in: scope)
             if x.isObject {
-                throw fail(.typeMismatch, "CAST cannot convert \(x.objectEntity.map { "an object of \($0)" } ?? "an object"): an object is no number, string or date",
+                throw fail(.typeMismatch, "CAST cannot convert \(describe(x)): an object is no number, string or date",
                            hint: "cast one of its attributes, or compare the object itself with a key or an object ID")
             }
             guard case .constant(let typeName) = type else {
@@ -238,7 +238,7 @@ extension PredicateSQLCompiler {
         for a in args {
             let x = try scalar(a, in: scope)
             if x.isObject {
-                throw fail(.typeMismatch, "\(f.selector) cannot take \(x.objectEntity.map { "an object of \($0)" } ?? "an object"): an object is no number or string",
+                throw fail(.typeMismatch, "\(f.selector) cannot take \(describe(x)): an object is no number or string",
                            hint: "apply \(f.selector) to one of its attributes (folder.name), or compare the object itself with ==")
             }
             parts.append(x.node)
@@ -267,7 +267,7 @@ extension PredicateSQLCompiler {
         for item in items {
             let x = try scalar(item, in: scope)
             if x.isObject {
-                throw fail(.typeMismatch, "\(name) cannot take \(x.objectEntity.map { "an object of \($0)" } ?? "an object"): an object is no number",
+                throw fail(.typeMismatch, "\(name) cannot take \(describe(x)): an object is no number",
                            hint: "aggregate one of its attributes, or count the objects with @count")
             }
             parts.append(x.node)

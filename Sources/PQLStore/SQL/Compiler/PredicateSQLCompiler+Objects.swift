@@ -30,7 +30,7 @@ extension PredicateSQLCompiler {
     mutating func constant(_ v: PredicateValue) throws(StoreError) -> SQLExpression {
         guard case .dictionary = v else { return bind(v) }
         if let problem = v.objectProblem {
-            throw fail(.typeMismatch, problem, hint: "write an object ID as {\"$entity\": \"\(model.entities.first?.name ?? "Entity")\", \"$key\": 1}, naming one of the model's entities")
+            throw fail(.typeMismatch, problem, hint: ObjectID.formHint(entity: model.entities.first?.name ?? "Entity") + ", naming one of the model's entities")
         }
         guard let id = v.objectID else { return bind(v) }
         let entity: ModelEntity
@@ -125,7 +125,8 @@ extension PredicateSQLCompiler {
         return model.root(x).name == model.root(y).name
     }
 
-    private func describe(_ object: SQLExpression) -> String {
+    /// "an object of Folder", for messages.
+    func describe(_ object: SQLExpression) -> String {
         object.objectEntity.map { "an object of \($0)" } ?? "an object"
     }
 
