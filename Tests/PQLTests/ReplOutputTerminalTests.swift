@@ -133,6 +133,30 @@ import Testing
         #expect(t.waitForExit() == 0)
     }
 
+    /// Keys typed while the pager runs wait for the prompt, shown once, and a Ctrl-D among them
+    /// ends the session: the terminal was given its own settings for the pager, so the keys were
+    /// echoed as they came and the Ctrl-D became an end-of-file mark, lost (pql waited on).
+    @Test func keysTypedWhileThePagerRunsWaitForThePrompt() throws {
+        let dir = try scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let paged = dir.appendingPathComponent("paged.txt"), running = dir.appendingPathComponent("running")
+        let t = try start(pagerFile: paged, pager: "touch '\(running.path)'; sleep 1; cat > '\(paged.path)'")
+        defer { t.kill() }
+        enter(t, ".columns carrier, dep_delay")
+        enter(t, ".limit 40")
+        enter(t, "dep_delay > 60")
+        #expect(t.waitUntil(timeout: 60) { _ in FileManager.default.fileExists(atPath: running.path) }, "\(t.screen.text)")
+        let next = ".count dest == 'HNL' AND dep_delay > 1000"
+        enter(t, next)
+        t.press(.ctrlD)
+        #expect(t.waitForExit() == 0, "\(t.screen.text)")
+        #expect(contents(paged)?.contains("rows 1–40 of 26,581") == true, "\(contents(paged) ?? "nil")")
+        #expect(t.screen.lines.contains("1"), "\(t.screen.text)")
+        #expect(t.screen.text.components(separatedBy: next).count == 2, "\(t.screen.text)")
+        let modes = try #require(t.localModes)
+        #expect(modes & tcflag_t(ICANON) != 0 && modes & tcflag_t(ECHO) != 0, "local modes \(String(modes, radix: 16))")
+    }
+
     @Test func aPagerThatDoesNotRunLosesNothing() throws {
         let dir = try scratch()
         defer { try? FileManager.default.removeItem(at: dir) }

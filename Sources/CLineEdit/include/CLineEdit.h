@@ -62,7 +62,8 @@ void pql_interrupt_raise(void);
 void pql_interrupt_clear(void);
 int pql_interrupt_is_raised(void);
 
-/// Between two reads of a line, while an entry runs and its result prints: the terminal stays
+/// Between two reads of a line, while an entry runs and its result prints (through a pager too,
+/// which sets its own modes and gives these back): the terminal stays
 /// out of canonical mode and does not echo, everything else (Ctrl-C, output) as the user has it.
 /// Keys typed meanwhile then wait for the next read as they were typed and are shown once, by the
 /// editor: in cooked mode the terminal echoed them a second time, and a Ctrl-D became an
@@ -70,8 +71,7 @@ int pql_interrupt_is_raised(void);
 /// after each line; the terminal's own settings come back at exit, on a fatal signal, and with
 /// pql_terminal_release.
 void pql_terminal_hold(int fd);
-/// Gives the terminal its own settings back (before a pager runs, which expects them); 1 if it
-/// was held, for the caller to hold it again afterwards.
+/// Gives the terminal its own settings back (the session is over); 1 if it was held.
 int pql_terminal_release(void);
 /// Keeps the terminal's settings as they are now (cooked, before the first read) and installs the
 /// handlers that give them back when a signal ends pql: a kill before the first line was entered

@@ -271,12 +271,16 @@ enum Pager {
             signal(SIGPIPE, previous)
             InterruptFlag.clear()
         }
-        guard let status = LineEditor.withTerminalReleased({ () -> Int32? in
+        // The terminal stays held (no echo, not canonical) while the pager runs: a pager sets
+        // the modes it needs and gives back those it found, so keys typed after it ends still
+        // wait for the prompt. Given the terminal's own settings, keys typed just as it ended
+        // were echoed twice, and a Ctrl-D among them was lost (pql waited on).
+        guard let status = { () -> Int32? in
             guard let pipe = popen(command, "w") else { return nil }
             var bytes = Array(text.utf8)
             _ = fwrite(&bytes, 1, bytes.count, pipe)
             return pclose(pipe)
-        }) else {
+        }() else {
             Output.write(text)
             return
         }

@@ -169,9 +169,24 @@ final class ReplSession {
         if timer { footer += " (\(Self.duration(elapsed)))" }
         var notes = ""
         if format.needsAllRows && !hidden.isEmpty {
-            notes = "(\(hidden.count) more column\(hidden.count == 1 ? "" : "s"): \(hidden.prefix(8).joined(separator: ", "))\(hidden.count > 8 ? ", …" : ""); .columns chooses)\n"
+            notes = Self.hiddenColumnsNote(hidden, width: resultRenderer().width) + "\n"
         }
         try deliver(format.needsAllRows && rows.isEmpty ? "" : text, notes: notes + footer + "\n")
+    }
+
+    /// "(9 more columns: flight, tailnum, …; .columns chooses)": as many of the hidden columns' names
+    /// (eight at most) as fit the terminal's width. A note one cell too wide wrapped, and the
+    /// result no longer fitted the screen: a four-row table went to the pager.
+    static func hiddenColumnsNote(_ hidden: [String], width: Int?) -> String {
+        let head = "(\(hidden.count) more column\(hidden.count == 1 ? "" : "s")"
+        let tail = "; .columns chooses)"
+        for count in stride(from: min(8, hidden.count), through: 1, by: -1) {
+            let names = hidden.prefix(count).joined(separator: ", ") + (count < hidden.count ? ", …" : "")
+            let note = head + ": " + names + tail
+            if let width, CellText.width(note) > width { continue }
+            return note
+        }
+        return head + tail
     }
 
     private func summary(shown: Int, total: Int) -> String {

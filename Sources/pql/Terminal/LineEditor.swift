@@ -276,14 +276,6 @@ final class LineEditor {
         _ = pql_terminal_release()
     }
 
-    /// Runs `body` (a pager, which expects the terminal as the user set it) with the terminal's
-    /// own settings, then holds it again as it is between reads (see `pql_terminal_hold`).
-    static func withTerminalReleased<T>(_ body: () -> T) -> T {
-        let held = pql_terminal_release() != 0
-        defer { if held { pql_terminal_hold(STDIN_FILENO) } }
-        return body()
-    }
-
     /// Installs a SIGINT handler *without* `SA_RESTART`.
     ///
     /// The handler must raise the interrupt flag (`InterruptFlag.raise`): the editor tests it
