@@ -40,11 +40,12 @@ extension PostgresPredicateStore {
             try await connection.run(PostgresQuery(unsafeSQL: t.create), logger: logger)
             created.append(t.name)
         }
-        for t in tables where created.contains(t.name) {
-            for fk in t.foreignKeys { try await connection.run(PostgresQuery(unsafeSQL: fk), logger: logger) }
-        }
+        // Indexes first: a foreign key to a column other than the key needs its unique index.
         for t in tables {
             for ix in t.indexes { try await connection.run(PostgresQuery(unsafeSQL: ix), logger: logger) }
+        }
+        for t in tables where created.contains(t.name) {
+            for fk in t.foreignKeys { try await connection.run(PostgresQuery(unsafeSQL: fk), logger: logger) }
         }
         try await saveModel(model, on: connection)
         return created

@@ -61,7 +61,7 @@ struct DemoCommand: ParsableCommand {
         _ = try s.run { (store) async throws(StoreError) in try await store.createTables() }
         for (i, entity) in Self.entities.enumerated() {
             let (source, c) = (sources[i], columns[i])
-            let n = try s.run { (store) async throws(StoreError) in try await store.importFile(source, into: entity, columns: c) }
+            let n = try s.run { (store) async throws(StoreError) in try await store.importFile(source, into: entity, columns: c, links: entity == "Flight" ? DemoDatabase.flightLinks : []) }
             Output.error("\(entity): \(n.formatted()) rows")
         }
         Output.error("loaded the nycflights13 demo into \(s.shownURL) in \(String(format: "%.1f", Date().timeIntervalSince(start))) s; query it with: pql \(s.shownURLArgument)\(s.passwordNote)")

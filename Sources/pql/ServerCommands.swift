@@ -68,14 +68,15 @@ extension ImportCommand {
         } catch {
             throw error.userFacing
         }
+        let links = try links()
         let s = try ServerStore.open(url, writing: true)
         let entity = self.entity
         // Timed from the first row sent, as on SQLite: connecting is not the import's speed.
         let start = Date()
-        let n = try s.run { (store) async throws(StoreError) in try await store.importFile(source, into: entity, columns: columns) }
+        let n = try s.run { (store) async throws(StoreError) in try await store.importFile(source, into: entity, columns: columns, links: links) }
         let seconds = Date().timeIntervalSince(start)
         let rate = seconds >= 0.5 ? ", \(Int(Double(n) / seconds)) rows/s" : ""
-        Output.error("imported \(n) rows into \(entity) (\(columns.names.count) attributes) in \(String(format: "%.2f", seconds)) s\(rate)")
+        Output.error("imported \(n) rows into \(entity) (\(Self.shape(columns, links))) in \(String(format: "%.2f", seconds)) s\(rate)")
     }
 }
 

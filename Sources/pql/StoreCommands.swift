@@ -45,6 +45,11 @@ struct ImportCommand: ParsableCommand {
           pql query :demo: --entity Airport --where "alt > 5000" > airports.jsonl
           pql import travel.sqlite airports.jsonl --entity Airport
           pql import postgres://me@localhost/flights airlines.jsonl --entity Carrier
+
+        --link COLUMN=ENTITY.KEY turns a column into a to-one relationship named like the column: each value finds the one ENTITY object whose KEY attribute holds it (import ENTITY first). A value that finds no object, or several, fails the import naming the line and the value, and nothing is written; an empty value is no link. The inverse, a to-many on ENTITY, is named after the imported entity (Flight: flights; flights_COLUMN when ENTITY has a flights already), or as given after a colon: --link carrier=Airline.carrier:departures.
+          pql query :demo: --entity Flight --where "dest == 'HNL'" > hnl.jsonl
+          pql import travel.sqlite hnl.jsonl --entity Trip --link carrier=Airline.carrier
+          pql query travel.sqlite --entity Trip --where "carrier.name BEGINSWITH 'United'" --count
         """
     )
 
@@ -57,21 +62,33 @@ struct ImportCommand: ParsableCommand {
     @Option(help: "The entity the rows become.")
     var entity: String
 
+    @Option(name: .customLong("link"), help: ArgumentHelp("A column that names objects of another entity by one of their attributes, made a to-one relationship (repeatable).",
+                                                      valueName: "column=Entity.key[:inverse]"))
+    var linkTexts: [String] = []
+
+    /// The --link options, read.
+    func links() throws -> [ImportLink] {
+        do { return try linkTexts.map { (text) throws(StoreError) in try ImportLink(parsing: text) } } catch {
+            throw error.reworded("--link: \(error.message)").userFacing
+        }
+    }
+
     func run() throws {
         guard FileManager.default.fileExists(atPath: file) else {
             throw UserFacingError(text: "error: cannot read \(file): no such file")
         }
+        let links = try links()
         if ServerStore.isURL(store) { return try run(onServer: store) }
         do {
             let start = Date()
             let source = try ImportSource(contentsOf: URL(fileURLWithPath: file))
             // The first pass checks the whole file before a store is created for it.
             let columns = try source.inferColumns()
-            let n = try Self.load(source, columns, into: store, entity: entity)
+            let n = try Self.load(source, columns, into: store, entity: entity, links: links)
             let seconds = Date().timeIntervalSince(start)
             // A rate says something only about a load that took a while.
             let rate = seconds >= 0.5 ? ", \(Int(Double(n) / seconds)) rows/s" : ""
-            Output.error("imported \(n) rows into \(entity) (\(columns.names.count) attributes) in \(String(format: "%.2f", seconds)) s\(rate)")
+            Output.error("imported \(n) rows into \(entity) (\(Self.shape(columns, links))) in \(String(format: "%.2f", seconds)) s\(rate)")
         } catch let error as StoreError {
             throw error.userFacing
         }
@@ -80,14 +97,20 @@ struct ImportCommand: ParsableCommand {
     /// Imports into the store at `path`. A new store (no file there, or an empty one: `touch
     /// s.sqlite` first) is built aside and put in place complete (``NewStoreFile``), so that a
     /// failed import leaves the path as it was and never removes what another import put there.
-    private static func load(_ source: ImportSource, _ columns: ImportColumns, into path: String, entity: String) throws -> Int {
+    /// "19 attributes", or "18 attributes, 1 link".
+    static func shape(_ columns: ImportColumns, _ links: [ImportLink]) -> String {
+        let n = columns.names.count - links.count
+        return "\(n) attribute\(n == 1 ? "" : "s")" + (links.isEmpty ? "" : ", \(links.count) link\(links.count == 1 ? "" : "s")")
+    }
+
+    private static func load(_ source: ImportSource, _ columns: ImportColumns, into path: String, entity: String, links: [ImportLink]) throws -> Int {
         var info = stat()
         let exists = stat(path, &info) == 0
         let wasEmpty = exists && info.st_mode & S_IFMT == S_IFREG && info.st_size == 0
         if !exists || wasEmpty {
             let temporary = try NewStoreFile.create(beside: path)
             let n: Int
-            do { n = try importInto(temporary, source, columns, entity: entity, creating: true) } catch {
+            do { n = try importInto(temporary, source, columns, entity: entity, links: links, creating: true) } catch {
                 NewStoreFile.remove(temporary)
                 // The user knows the store by its own name.
                 throw error.reworded(error.message.replacingOccurrences(of: temporary, with: path))
@@ -95,14 +118,14 @@ struct ImportCommand: ParsableCommand {
             if try NewStoreFile.publish(temporary, at: path, replacingEmpty: wasEmpty) { return n }
             // Another import created the store first: this one goes into that store.
         }
-        return try importInto(path, source, columns, entity: entity, creating: false)
+        return try importInto(path, source, columns, entity: entity, links: links, creating: false)
     }
 
     /// Opens (or creates) the store and imports; the store is closed on return, so that a new
     /// store's file is complete (its write-ahead log folded in) for ``NewStoreFile/publish``.
-    private static func importInto(_ path: String, _ source: ImportSource, _ columns: ImportColumns, entity: String, creating: Bool) throws(StoreError) -> Int {
+    private static func importInto(_ path: String, _ source: ImportSource, _ columns: ImportColumns, entity: String, links: [ImportLink], creating: Bool) throws(StoreError) -> Int {
         let s = creating ? try PredicateStore(path: path, model: try StoreModel([])) : try PredicateStore(path: path)
-        return try s.importFile(source, into: entity, columns: columns)
+        return try s.importFile(source, into: entity, columns: columns, links: links)
     }
 }
 

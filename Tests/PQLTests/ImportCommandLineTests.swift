@@ -113,6 +113,31 @@ struct ImportCommandLineTests {
         #expect(try PQLProcess.run(["query", store, "--entity", "Broken", "--count"]).stdout == "2\n")
     }
 
+    /// `--link carrier=Airline.carrier`: the codes become a to-one `carrier` to the airline; a
+    /// code no airline has fails the import naming the line and the code, and nothing is written.
+    @Test func linkColumnsBecomeRelationships() throws {
+        let dir = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let store = dir.appendingPathComponent("s.sqlite").path
+        let airlines = try Self.write("carrier,name\nUA,United Air Lines Inc.\nAA,American Airlines Inc.\n", "airlines.csv", in: dir)
+        let flights = try Self.write("flight,carrier\n1,UA\n2,UA\n3,AA\n", "flights.csv", in: dir)
+        #expect(try PQLProcess.run(["import", store, airlines, "--entity", "Airline"]).status == 0)
+        let r = try PQLProcess.run(["import", store, flights, "--entity", "Flight", "--link", "carrier=Airline.carrier"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr.contains("imported 3 rows into Flight (1 attribute, 1 link)"), "\(r.stderr)")
+        let united = try PQLProcess.run(["query", store, "--entity", "Flight", "--where", "carrier.name BEGINSWITH 'United'", "--count"])
+        #expect(united.stdout == "2\n", "\(united.stderr)")
+        let inverse = try PQLProcess.run(["query", store, "--entity", "Airline", "--where", "flights.@count == 1", "--count"])
+        #expect(inverse.stdout == "1\n", "\(inverse.stderr)")
+        let bad = try Self.write("flight,carrier\n4,AA\n5,XX\n", "bad.csv", in: dir)
+        let refused = try PQLProcess.run(["import", store, bad, "--entity", "Flight", "--link", "carrier=Airline.carrier"])
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("bad.csv: CSV line 3: carrier 'XX' finds no Airline"), "\(refused.stderr)")
+        #expect(try PQLProcess.run(["query", store, "--entity", "Flight", "--count"]).stdout == "3\n")
+        let unreadable = try PQLProcess.run(["import", store, bad, "--entity", "Flight", "--link", "carrier"])
+        #expect(unreadable.status != 0 && unreadable.stderr.contains("--link: the link 'carrier' has no '='"), "\(unreadable.stderr)")
+    }
+
     /// A store the failed import would have created does not exist afterwards, nor do its
     /// -wal, -shm or -journal files.
     @Test func failedImportRemovesTheStoreItCreated() throws {

@@ -19,14 +19,18 @@ extension PredicateStore {
     /// entity `person` beside `Person`) and the store's own names (`Z_PK`, `Z_ENT`, `Z_…`
     /// tables, in any case) are refused before anything is written.
     ///
+    /// `links` turn columns into to-one relationships (see ``ImportLink``): each value must name
+    /// exactly one object of the destination, or the import fails naming the row and the value.
+    /// A column named as the entity's declared key (`primaryKey: "id"`) sets each object's key.
+    ///
     /// ```swift
     /// let source = try ImportSource(contentsOf: URL(fileURLWithPath: "flights.jsonl"))
-    /// let n = try store.importFile(source, into: "Flight")
+    /// let n = try store.importFile(source, into: "Flight", links: [ImportLink("carrier", to: "Airline", by: "carrier")])
     /// ```
     @discardableResult
-    public func importFile(_ source: ImportSource, into entity: String, columns: ImportColumns? = nil) throws(StoreError) -> Int {
+    public func importFile(_ source: ImportSource, into entity: String, columns: ImportColumns? = nil, links: [ImportLink] = []) throws(StoreError) -> Int {
         let columns = if let columns { columns } else { try source.inferColumns() }
-        return try importRows(into: entity, columns: columns) { (types, insert) throws(StoreError) in
+        return try importRows(into: entity, columns: columns, links: links) { (types, insert) throws(StoreError) in
             var given = columns
             given.types = types
             try source.forEachRow(given) { (row, _) throws(StoreError) in try insert(row) }
@@ -41,8 +45,8 @@ extension PredicateStore {
     /// let n = try store.importTable(try ImportTable.read(contentsOf: url), into: "Airport")
     /// ```
     @discardableResult
-    public func importTable(_ table: ImportTable, into entity: String) throws(StoreError) -> Int {
-        try importRows(into: entity, columns: table.importColumns) { (_, insert) throws(StoreError) in
+    public func importTable(_ table: ImportTable, into entity: String, links: [ImportLink] = []) throws(StoreError) -> Int {
+        try importRows(into: entity, columns: table.importColumns, links: links) { (_, insert) throws(StoreError) in
             for (r, row) in table.rows.enumerated() {
                 do throws(StoreError) { try insert(row) } catch {
                     throw error.reworded("row \(r + 1): \(error.message)")
@@ -54,7 +58,7 @@ extension PredicateStore {
     /// The entity and its rows in one transaction. `rows` gets the types to convert values to
     /// (an existing entity's attribute types, else the inferred ones) and a function inserting
     /// one row.
-    private func importRows(into entity: String, columns: ImportColumns,
+    private func importRows(into entity: String, columns: ImportColumns, links: [ImportLink],
                             rows: (_ types: [AttributeType], _ insert: ([PredicateValue]) throws(StoreError) -> Void) throws(StoreError) -> Void) throws(StoreError) -> Int {
         try locked { () throws(StoreError) in
             var target = model, changed = false
@@ -64,22 +68,30 @@ extension PredicateStore {
                 // have saved one since this store read it (two imports into one store), and a
                 // model saved from the older reading would drop what that process added.
                 try adoptSavedModel()
-                (target, changed) = try importModel(entity, columns)
+                (target, changed) = try importModel(entity, columns, links: links)
                 let created = changed && !model.entities.contains { SQLName.identical($0.name, entity) }
                 let e = try target.entity(named: entity)
                 let attributes = target.allAttributes(e)
-                let types = columns.names.map { name in attributes.first { $0.name == name }?.type ?? .string }
+                var keys: [[PredicateValue]] = []
+                for (dest, key) in try ImportLinkResolver.destinations(links, in: target) { keys.append(try keyValues(of: dest, key, in: target)) }
+                let resolver = try ImportLinkResolver(links: links, model: target, columnNames: columns.names, values: keys)
+                // A link column is read as its key attribute's type ("0042" stays a code, not a number).
+                let types = columns.names.map { name in
+                    resolver.keyType(ofColumn: name) ?? attributes.first { $0.name == name }?.type ?? .string
+                }
                 if changed {
-                    // A new entity only needs its table; new columns of an existing one, a migration.
-                    if !created { try migrateSchema(from: model, to: target, step: nil) }
+                    // A new entity only needs its table; new columns of an existing one (or a
+                    // destination gaining an inverse), a migration.
+                    if !created || !links.isEmpty { try migrateSchema(from: model, to: target, step: nil) }
                     try createSchema(target)
                     version = try saveModel(target)
                 }
-                let plan = try InsertPlan(model: target, entity: e, columns: columns.names)
+                let plan = try InsertPlan(model: target, entity: e, columns: resolver.planColumns(columns.names))
                 let s = try connection.prepare(plan.sql)
                 let slots = plan.slots()
                 var n = 0
                 try rows(types) { (row) throws(StoreError) in
+                    try resolver.check(row)
                     try plan.bind(positional: row, rowNumber: n + 1, slots: slots, into: s)
                     while try s.step() {}
                     n += 1
@@ -108,6 +120,38 @@ extension PredicateStore {
     /// The model an import writes with: the store's own when it has `entity` with an attribute
     /// for every column, the store's with the missing ones added to `entity` (optional, of the
     /// columns' types), else the store's with `entity` made from the columns.
+    private func importModel(_ entity: String, _ columns: ImportColumns, links: [ImportLink]) throws(StoreError) -> (StoreModel, changed: Bool) {
+        let (model, changed) = try importModel(entity, columns.removing(links.map(\.column)))
+        let linked = try model.addingImportLinks(links, to: model.entities.first { SQLName.identical($0.name, entity) }?.name ?? entity, names: .sqlite)
+        return (linked, changed || linked != model)
+    }
+
+    /// The key values of every object of `dest` (its sub-entities' too), for a link to find objects by.
+    private func keyValues(of dest: ModelEntity, _ key: ModelAttribute, in model: StoreModel) throws(StoreError) -> [PredicateValue] {
+        let root = model.root(dest)
+        var sql = "SELECT \(SQLIdentifier.quote(key.column)) FROM \(SQLIdentifier.quote(root.table))"
+        var bindings: [SQLValue] = []
+        if model.isInheritanceTree(dest) {
+            let numbers = model.descendants(dest).map { Int64(model.entityNumber($0)) }
+            sql += " WHERE \(SQLIdentifier.quote(StoreSchema.entityColumn)) IN (\(numbers.indices.map { "?\($0 + 1)" }.joined(separator: ", ")))"
+            bindings = numbers.map { .integer($0) }
+        }
+        let s = try connection.prepare(sql)
+        try s.bind(bindings)
+        var out: [PredicateValue] = []
+        while try s.step() {
+            // As stored; the resolver converts these and the file's values alike, by the key's type.
+            switch s.value(0) {
+            case .null: out.append(.null)
+            case .integer(let i): out.append(.int(i))
+            case .real(let d): out.append(.double(d))
+            case .text(let t): out.append(.string(t))
+            case .blob(let b): out.append(.data(b))
+            }
+        }
+        return out
+    }
+
     private func importModel(_ entity: String, _ columns: ImportColumns) throws(StoreError) -> (StoreModel, changed: Bool) {
         if let existing = model.entities.first(where: { SQLName.identical($0.name, entity) }) {
             let attributes = model.allAttributes(existing)
@@ -116,7 +160,7 @@ extension PredicateStore {
             for (i, c) in columns.names.enumerated() where !names.contains(c) {
                 if let r = model.allRelationships(existing).first(where: { SQLName.same($0.name, c) }) {
                     throw StoreError(.importFailed, "column '\(c)' names the relationship \(entity).\(r.name); an import sets attributes only",
-                                     hint: "rename the column in the file, or import the links as an attribute holding the key")
+                                     hint: "link the column to \(r.destination) objects by one of their attributes (pql import --link \(c)=\(r.destination).KEY), or rename it in the file")
                 }
                 if let a = attributes.first(where: { SQLName.same($0.name, c) || SQLName.same($0.column, c) }) ?? added.first(where: { SQLName.same($0.name, c) }) {
                     throw StoreError(.importFailed, "column '\(c)' differs only in case from \(entity).\(a.name); SQLite takes them for one column",

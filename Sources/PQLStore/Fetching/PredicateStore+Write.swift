@@ -190,6 +190,11 @@ package struct InsertPlan {
             for name in given {
                 if let i = attributes.firstIndex(where: { $0.name == name }) { positional.append(i); continue }
                 if let j = toOne.firstIndex(where: { $0.name == name }) { positional.append(attributes.count + j); continue }
+                // A to-one kept in an attribute's column (airline in carrier) is written through the attribute.
+                if let r = sharedKeyLinks.first(where: { $0.name == name }), let i = attributes.firstIndex(where: { $0.column == r.foreignKeyColumn }) {
+                    positional.append(i)
+                    continue
+                }
                 throw StoreError.unknownKey(name, entity: entity.name, candidates: attributes.map(\.name) + toOne.map(\.name))
             }
         }

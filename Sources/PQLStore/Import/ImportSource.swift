@@ -31,6 +31,12 @@ public struct ImportColumns: Sendable, Hashable {
         self.optional = optional
         self.rowCount = rowCount
     }
+
+    /// These columns without the ones named (an import's link columns, which are not attributes).
+    package func removing(_ removed: [String]) -> ImportColumns {
+        let kept = names.indices.filter { !removed.contains(names[$0]) }
+        return ImportColumns(names: kept.map { names[$0] }, types: kept.map { types[$0] }, optional: kept.map { optional[$0] }, rowCount: rowCount)
+    }
 }
 
 /// Where a row came from, for messages: `CSV line 12`, `JSON record 3 (line 4)`.
