@@ -21,7 +21,7 @@ struct PQLCommand: ParsableCommand {
         """,
         version: "pql \(PQLVersion.number)",
         subcommands: [ReplCommand.self, FormatCommand.self, FilterCommand.self, ImportCommand.self, QueryCommand.self,
-                      UpdateCommand.self, DeleteCommand.self, DemoCommand.self],
+                      UpdateCommand.self, DeleteCommand.self, DemoCommand.self, CodegenCommand.self],
         defaultSubcommand: ReplCommand.self
     )
 }

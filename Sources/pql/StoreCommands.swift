@@ -48,8 +48,10 @@ struct ImportCommand: ParsableCommand {
 
         --link COLUMN=ENTITY.KEY turns a column into a to-one relationship named like the column: each value finds the one ENTITY object whose KEY attribute holds it (import ENTITY first). A value that finds no object, or several, fails the import naming the line and the value, and nothing is written; an empty value is no link. The inverse, a to-many on ENTITY, is named after the imported entity (Flight: flights; flights_COLUMN when ENTITY has a flights already), or as given after a colon: --link carrier=Airline.carrier:departures.
           pql query :demo: --entity Flight --where "dest == 'HNL'" > hnl.jsonl
-          pql import travel.sqlite hnl.jsonl --entity Trip --link carrier=Airline.carrier
-          pql query travel.sqlite --entity Trip --where "carrier.name BEGINSWITH 'United'" --count
+          pql import travel.sqlite hnl.jsonl --entity Trip \\
+            --link carrier=Airline.carrier
+          pql query travel.sqlite --entity Trip --count \\
+            --where "carrier.name BEGINSWITH 'United'"
         """
     )
 

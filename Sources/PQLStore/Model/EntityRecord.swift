@@ -48,10 +48,15 @@ public protocol EntityRecord: Codable, Sendable {
 }
 
 extension EntityRecord {
+    /// The type's name.
     public static var entityName: String { String(describing: Self.self) }
+    /// `id`.
     public static var primaryKey: String { "id" }
+    /// None.
     public static var relationships: [ModelRelationship] { [] }
+    /// None.
     public static var indexedAttributes: [String] { [] }
+    /// None.
     public static var uniqueAttributes: [String] { [] }
 
     /// The entity the type declares, read from its `Decodable` conformance.
