@@ -22,6 +22,9 @@ let package = Package(
         // PostgreSQL's client for the PQLPostgres product only: PQL and PQLStore do not depend
         // on it, so a package that uses them alone does not build NIO.
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        // For pql-bench only (`records` beside GRDB's Codable records): no library or test
+        // target may depend on it, so PQL's users never build it.
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         // PCRE2 (Debian's libpcre2-dev) for MATCHES, as decision D7 requires.
@@ -50,13 +53,17 @@ let package = Package(
             path: "Sources/pql"
         ),
         // Release-mode benchmarks (not tests): `swift run -c release pql-bench`.
-        .executableTarget(name: "pql-bench", dependencies: ["PQL", "PQLStore", "PQLDemo", "CSQLite", "BenchmarkPeople"], path: "Benchmarks/pql-bench"),
+        .executableTarget(name: "pql-bench", dependencies: ["PQL", "PQLStore", "PQLDemo", "CSQLite", "BenchmarkPeople", "BenchmarkRecords",
+                                                          .product(name: "GRDB", package: "GRDB.swift")],
+                          path: "Benchmarks/pql-bench"),
         // Release-mode P1–P8 and COPY import on a server: `scripts/postgres run -- swift run -c release pql-postgres-bench`.
-        .executableTarget(name: "pql-postgres-bench", dependencies: ["PQL", "PQLStore", "PQLPostgres", "BenchmarkPeople",
+        .executableTarget(name: "pql-postgres-bench", dependencies: ["PQL", "PQLStore", "PQLPostgres", "BenchmarkPeople", "BenchmarkRecords",
                                                                     .product(name: "PostgresNIO", package: "postgres-nio")],
                           path: "Benchmarks/pql-postgres-bench"),
         // The anchors' people (same generator, seed and vocabularies), for both benchmarks.
         .target(name: "BenchmarkPeople", dependencies: ["PQL"], path: "Benchmarks/BenchmarkPeople"),
+        // The rows of `records` (a Codable struct), for both benchmarks.
+        .target(name: "BenchmarkRecords", dependencies: ["PQL", "PQLStore"], path: "Benchmarks/BenchmarkRecords"),
         // The documentation's examples that need PostgreSQL (the snippets of Examples/Snippets build
         // without NIO): compiled here, run by `scripts/snippets --run` against PQL_POSTGRES_URL.
         .executableTarget(name: "ReadmePostgresServer", dependencies: ["PQL", "PQLStore", "PQLPostgres", .product(name: "PostgresNIO", package: "postgres-nio")],

@@ -6,6 +6,7 @@ import Foundation
 //   .build-bench/release/pql-bench parse [--file F] [--iterations N] [--gnustep PATH | --no-gnustep]
 //                                        [--gnustep-runs R] [--large-bytes B]
 //   .build-bench/release/pql-bench eval [--n N] [--runs R]
+//   .build-bench/release/pql-bench records [--n N] [--runs R]
 //
 // With no arguments it runs `parse` with the defaults.
 
@@ -27,6 +28,7 @@ let usage = """
     \(EvalBenchmark.usage)
     \(StoreBenchmark.usage)
     \(GroupBenchmark.usage)
+    \(RecordsBenchmark.usage)
     """
 
 struct Options {
@@ -95,6 +97,14 @@ if CommandLine.arguments.dropFirst().first == "group" {
     log("warning: this is a debug build; build with -c release for meaningful figures")
     #endif
     print(GroupBenchmark.parse(Array(CommandLine.arguments.dropFirst(2))).run())
+    exit(0)
+}
+
+if CommandLine.arguments.dropFirst().first == "records" {
+    #if DEBUG
+    log("warning: this is a debug build; build with -c release for meaningful figures")
+    #endif
+    print(RecordsBenchmark.parse(Array(CommandLine.arguments.dropFirst(2))).run())
     exit(0)
 }
 

@@ -51,9 +51,11 @@ extension PostgresPredicateStore {
     }
 
     /// The records an `EntityQuery` matches decoded as `T`, as the SQLite store's
-    /// `fetch(_:as:)` decodes them (`StoreRecord.decode`): attribute and to-one relationship
-    /// names are the coding keys, a to-one decoding as the key of the linked object, dates
-    /// with `JSONDecoder`'s default strategy.
+    /// `fetch(_:as:)` decodes them: each row straight from its cells, attribute and
+    /// relationship names the coding keys, `id` the key, a to-one as the key of the linked
+    /// object, a many-to-many as the array of linked keys, dates from `timestamptz`. A record
+    /// that does not fit `T` throws a `StoreError` of kind `.invalidValue` naming the entity,
+    /// the record's key and the field (and the statement is cancelled on the server).
     ///
     /// ```swift
     /// struct Airline: Decodable, Sendable { var carrier: String; var name: String }
@@ -66,17 +68,26 @@ extension PostgresPredicateStore {
             var builder = try selectBuilder(query, model: model)
             let statement = try builder.records(links: true)
             let sql = try postgresQuery(statement.compiled, typed: builder.typedBindings)
-            let reader = try RowLayout(model: model, entity: query.entity, hasEntityColumn: statement.hasEntityColumn, links: true)
-            let records = try await withConnection("fetching \(query.entity)") { connection in
-                var out: [StoreRecord] = []
-                for try await row in try await connection.statement(sql, logger: self.logger) { out.append(try reader.record(row)) }
+            let layout = try RowLayout(model: model, entity: query.entity, hasEntityColumn: statement.hasEntityColumn, links: true)
+            let (all, byNumber) = layout.recordFields()
+            return try await withConnection("fetching \(query.entity)") { connection in
+                let decoder = RecordDecoder(row: PostgresRecordRow(layout), fields: all)
+                var out: [T] = []
+                var complete = false
+                do {
+                    for try await row in try await connection.statement(sql, logger: self.logger) {
+                        decoder.row.load(row)
+                        let fields = layout.hasEntityColumn ? (try decoder.row.int64(1)).flatMap { byNumber[$0] } ?? all : all
+                        out.append(try decoder.decode(T.self, fields: fields))
+                    }
+                    complete = true
+                } catch {
+                    // A record that does not decode leaves the rest of the rows unread: the server stops sending them.
+                    if !complete { try await self.stop(statementOn: connection, cancelling: error) }
+                    throw error
+                }
                 return out
             }
-            let decoder = JSONDecoder()
-            var out: [T] = []
-            out.reserveCapacity(records.count)
-            for r in records { out.append(try r.decode(T.self, using: decoder)) }
-            return out
         } catch {
             throw error.placedAtSourceNode(of: query.sourceMap)
         }

@@ -34,18 +34,16 @@ extension PredicateStore {
             defer { s.reset() }
             // Which columns each entity's rows read, worked out once rather than per row: in a
             // shared inheritance table a row has only its own entity's attributes.
-            let first: Int32 = st.hasEntityColumn ? 2 : 1
+            let reading = SQLiteRecordLayout(st)
             typealias Layout = (entity: String, columns: [(index: Int32, name: String, kind: SQLKind)], keys: [String])
-            let read = st.attributes + st.links
             func layout(_ entity: String, _ own: Set<String>?) -> Layout {
-                let columns = read.enumerated().filter { own?.contains($0.element.name) ?? true }
-                    .map { (index: first + Int32($0.offset), name: $0.element.name, kind: $0.element.kind) }
+                let columns = reading.columns(own: own)
                 return (entity, columns, Array(columns.map(\.name).prefix { name in !st.links.contains { $0.name == name } }))
             }
             let all = layout(query.entity, nil)
             let linkEntities = links ? model.linkEntities(of: builder.entity) : [:]
-            let layouts = st.hasEntityColumn ? Dictionary(uniqueKeysWithValues: model.entities.map {
-                (Int64(model.entityNumber($0)), layout($0.name, Set(model.allAttributes($0).map(\.name) + model.allRelationships($0).map(\.name))))
+            let layouts = st.hasEntityColumn ? Dictionary(uniqueKeysWithValues: SQLiteRecordLayout.ownNames(model).map {
+                ($0.number, layout($0.entity.name, $0.names))
             }) : [:]
             // A number no entity has (a foreign row) reads as the fetched entity.
             let fallback = layouts[Int64(model.entityNumber(builder.entity))] ?? all
@@ -118,12 +116,19 @@ extension PredicateStore {
         }
     }
 
-    /// The matching records decoded as `T` (attribute and to-one relationship names are the
-    /// coding keys, a to-one decoding as the key of the linked object; dates use
-    /// `JSONDecoder`'s default, seconds since 2001, which is how the store keeps them).
+    /// The matching records decoded as `T`, each row straight from its columns: attribute and
+    /// relationship names are the coding keys and `id` the record's key (unless an attribute
+    /// has that name); a to-one decodes as the key of the linked object (nil for none), a
+    /// many-to-many as the array of linked keys. Integers of every width, `Double`, `Float`,
+    /// `Bool`, `String`, `Date` (seconds since 2001, as the store keeps them), `Data`, `UUID`,
+    /// `URL`, `Decimal`, optionals (nil for NULL or for a field the entity lacks) and enums with
+    /// `String` or integer raw values decode as `JSONDecoder` decoded the record's JSON form,
+    /// which this replaces (``StoreRecord/decode(_:using:)`` still takes that path), except
+    /// that an infinite or NaN double reads as itself rather than nil.
     ///
-    /// A `Codable` type inserted with ``insert(_:encoding:)`` reads back equal: optionals,
-    /// dates, decimals, data, UUIDs, URLs and to-one keys included.
+    /// A record that does not fit `T` (a field it lacks, a value of another type) throws a
+    /// `StoreError` of kind `.invalidValue` naming the entity, the record's key and the field.
+    /// A `Codable` type inserted with ``insert(_:encoding:)`` reads back equal.
     ///
     /// ```swift
     /// struct Book: Codable, Equatable { var title: String; var author: Int64? }
@@ -131,10 +136,29 @@ extension PredicateStore {
     /// let books = try store.fetch(EntityQuery("Book"), as: Book.self)
     /// ```
     public func fetch<T: Decodable>(_ query: EntityQuery, as type: T.Type) throws(StoreError) -> [T] {
-        var out: [T] = []
-        let decoder = JSONDecoder()
-        try forEach(query, links: true) { (r) throws(StoreError) in out.append(try r.decode(T.self, using: decoder)) }
-        return out
+        try reading(query) { (connection, model, indexedColumns) throws(StoreError) in
+            var builder = try SelectBuilder(model: model, query: query, indexedColumns: indexedColumns)
+            let st = try builder.records(links: true)
+            let s = try run(st.compiled, on: connection)
+            // A cached statement left open would hold its read transaction (an old snapshot, and no checkpoints).
+            defer { s.reset() }
+            let layout = SQLiteRecordLayout(st)
+            func fields(_ entity: String, _ own: Set<String>?) -> RecordFields {
+                RecordFields(entity: entity, fields: layout.columns(own: own).map { ($0.name, Int($0.index)) })
+            }
+            let all = fields(query.entity, nil)
+            let byNumber = st.hasEntityColumn ? Dictionary(uniqueKeysWithValues: SQLiteRecordLayout.ownNames(model).map {
+                ($0.number, fields($0.entity.name, $0.names))
+            }) : [:]
+            // A number no entity has (a foreign row) reads as the fetched entity.
+            let fallback = byNumber[Int64(model.entityNumber(builder.entity))] ?? all
+            let decoder = RecordDecoder(row: SQLiteRecordRow(statement: s, readings: layout.readings), fields: all)
+            var out: [T] = []
+            while try step(s) {
+                out.append(try decoder.decode(T.self, fields: st.hasEntityColumn ? byNumber[s.int64(1)] ?? fallback : all))
+            }
+            return out
+        }
     }
 
     /// Runs a fetch request template of the model with values for its variables.
@@ -200,7 +224,13 @@ extension FetchTemplate {
 }
 
 extension StoreRecord {
-    /// The record decoded as `T` through its JSON form.
+    /// The record decoded as `T` through its JSON form, with `decoder`'s strategies (a store's
+    /// `fetch(_:as:)` decodes rows without this detour, as the default strategies would).
+    ///
+    /// ```swift
+    /// let record = try #require(try store.fetch(EntityQuery("Book")).first)
+    /// let book = try record.decode(Book.self)
+    /// ```
     public func decode<T: Decodable>(_ type: T.Type, using decoder: JSONDecoder = JSONDecoder()) throws(StoreError) -> T {
         var object: [String: Any] = ["id": id]
         for (k, v) in values { object[k] = v.foundationJSON }
@@ -208,8 +238,7 @@ extension StoreRecord {
             let data = try JSONSerialization.data(withJSONObject: object)
             return try decoder.decode(T.self, from: data)
         } catch {
-            throw StoreError(.invalidValue, "cannot decode \(entity) \(id) as \(T.self): \(error)",
-                             hint: "the type's properties must be named after the entity's attributes")
+            throw StoreError.decoding(error, entity: entity, id: id, as: T.self, fields: ["id"] + (keys + values.keys.filter { !keys.contains($0) }.sorted()).filter { $0 != "id" })
         }
     }
 }
