@@ -1,9 +1,11 @@
 // PQLPostgres in release builds, on the server PQL_POSTGRES_URL names:
 //   scripts/postgres run -- swift run -c release pql-postgres-bench queries [--n N] [--runs R] [--keep]
 //   scripts/postgres run -- swift run -c release pql-postgres-bench copy [nycflights13 directory]
+//   scripts/postgres run -- swift run -c release pql-postgres-bench insertRows [--n N] [--runs R]
 // `queries`: P1–P8 of the anchors through PostgresPredicateStore beside hand-written SQL on
 // the same server and connection pool, without and with indexes (QueryBenchmark.swift).
 // `copy`: import throughput through COPY (CopyBenchmark.swift).
+// `insertRows`: rows given as values, through COPY (InsertRowsBenchmark.swift).
 import Foundation
 
 guard let url = ProcessInfo.processInfo.environment["PQL_POSTGRES_URL"] else {
@@ -16,7 +18,9 @@ case "queries":
     print(try await QueryBenchmark.parse(Array(arguments.dropFirst())).run(url: url))
 case "copy":
     try await copyBenchmark(url: url, data: arguments.count > 1 ? arguments[1] : "Sources/PQLDemo/Resources/nycflights13")
+case "insertRows":
+    try await insertRowsBenchmark(url: url, arguments: Array(arguments.dropFirst()))
 default:
-    FileHandle.standardError.write(Data("usage: pql-postgres-bench queries [--n N] [--runs R] [--keep] | copy [nycflights13 directory]\n".utf8))
+    FileHandle.standardError.write(Data("usage: pql-postgres-bench queries [--n N] [--runs R] [--keep] | copy [nycflights13 directory] | insertRows [--n N] [--runs R]\n".utf8))
     exit(2)
 }
