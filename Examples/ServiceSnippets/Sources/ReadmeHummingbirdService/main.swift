@@ -40,17 +40,19 @@ let store = try PostgresPredicateStore(client: client, model: publicModel, schem
 
 struct Flight: Codable { var origin, dest, carrier: String; var dep_delay: Int }
 
-/// A response with `text` as its body.
-func reply(_ status: Int, _ text: String, json: Bool = false) -> Response {
-    Response(status: HTTPResponse.Status(code: status), headers: [.contentType: json ? "application/json" : "text/plain; charset=utf-8"],
-             body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
+extension Response {
+    /// A response with `text` as its body.
+    static func reply(_ status: Int, _ text: String, json: Bool = false) -> Response {
+        Response(status: HTTPResponse.Status(code: status), headers: [.contentType: json ? "application/json" : "text/plain; charset=utf-8"],
+                 body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
+    }
 }
 
 let router = Router()
 // GET /flights?filter=dep_delay > 60&limit=10
 router.get("flights") { request, _ -> Response in
     let filter = request.uri.queryParameters["filter"].map(String.init) ?? "TRUEPREDICATE"
-    guard filter.utf8.count <= 2_000 else { return reply(413, "the filter is longer than 2,000 bytes") }
+    guard filter.utf8.count <= 2_000 else { return .reply(413, "the filter is longer than 2,000 bytes") }
     let limit = min(max(request.uri.queryParameters["limit"].flatMap { Int($0) } ?? 20, 0), 100)
     do {
         // The user's text is the whole format string; its values reach PostgreSQL as bound parameters.
@@ -58,10 +60,10 @@ router.get("flights") { request, _ -> Response in
         let flights = try await store.fetch(query).map { try $0.decode(Flight.self) }
         let json = JSONEncoder()
         json.outputFormatting = .sortedKeys
-        return reply(200, String(decoding: try json.encode(flights), as: UTF8.self), json: true)
+        return .reply(200, String(decoding: try json.encode(flights), as: UTF8.self), json: true)
     } catch let error as StoreError {
         // 400 for the filter's mistakes (message, caret, hint), 503 past statement_timeout.
-        return reply(error.httpStatus, error.httpStatus == 400 ? error.rendered : error.message)
+        return .reply(error.httpStatus, error.httpStatus == 400 ? error.rendered : error.message)
     }
 }
 let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: port)))
