@@ -2,10 +2,12 @@
 //   scripts/postgres run -- swift run -c release pql-postgres-bench queries [--n N] [--runs R] [--keep]
 //   scripts/postgres run -- swift run -c release pql-postgres-bench copy [nycflights13 directory]
 //   scripts/postgres run -- swift run -c release pql-postgres-bench records [--n N] [--runs R]
+//   scripts/postgres run -- swift run -c release pql-postgres-bench insertRows [--n N] [--runs R]
 // `queries`: P1–P8 of the anchors through PostgresPredicateStore beside hand-written SQL on
 // the same server and connection pool, without and with indexes (QueryBenchmark.swift).
 // `copy`: import throughput through COPY (CopyBenchmark.swift).
 // `records`: rows decoded into a Codable struct beside PostgresNIO by hand (RecordsBenchmark.swift).
+// `insertRows`: rows given as values, through COPY (InsertRowsBenchmark.swift).
 import Foundation
 
 guard let url = ProcessInfo.processInfo.environment["PQL_POSTGRES_URL"] else {
@@ -20,7 +22,10 @@ case "records":
     print(try await RecordsBenchmark.parse(Array(arguments.dropFirst())).run(url: url))
 case "copy":
     try await copyBenchmark(url: url, data: arguments.count > 1 ? arguments[1] : "Sources/PQLDemo/Resources/nycflights13")
+case "insertRows":
+    try await insertRowsBenchmark(url: url, arguments: Array(arguments.dropFirst()))
 default:
-    FileHandle.standardError.write(Data("usage: pql-postgres-bench queries [--n N] [--runs R] [--keep] | copy [nycflights13 directory] | records [--n N] [--runs R]\n".utf8))
+    FileHandle.standardError.write(Data("usage: pql-postgres-bench queries [--n N] [--runs R] [--keep] | copy [nycflights13 directory] | records [--n N] [--runs R] | insertRows [--n N] [--runs R]
+".utf8))
     exit(2)
 }

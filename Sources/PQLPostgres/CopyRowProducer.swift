@@ -18,20 +18,27 @@ final class CopyRowProducer: Sendable {
 
     /// Starts reading: `rows` gets a function to call with each row (an import's values, in
     /// the order of `types`).
-    init(types: [AttributeType],
-         rows: @escaping @Sendable (_ emit: ([PredicateValue]) throws(StoreError) -> Void) throws(StoreError) -> Void) {
+    convenience init(types: [AttributeType],
+                     rows: @escaping @Sendable (_ emit: ([PredicateValue]) throws(StoreError) -> Void) throws(StoreError) -> Void) {
+        self.init(types: types) { (sink: inout CopyRowSink) throws(StoreError) in
+            try rows { (row) throws(StoreError) in
+                try sink.encoder.append(row)
+                try sink.rowEnded()
+            }
+        }
+    }
+
+    /// Starts encoding: `encode` writes each row's fields into the sink's encoder, and calls
+    /// `rowEnded()` after each row (a row source that encodes its values itself, without
+    /// making an array of them per row: `insertRows`).
+    init(types: [AttributeType], encode: @escaping @Sendable (_ sink: inout CopyRowSink) throws(StoreError) -> Void) {
         (chunks, continuation) = AsyncThrowingStream.makeStream(of: [UInt8].self, throwing: (any Error).self)
         let thread = Thread { [self] in
-            var encoder = CopyTextEncoder(types: types)
-            var n = 0
+            var sink = CopyRowSink(encoder: CopyTextEncoder(types: types), producer: self)
             do throws(StoreError) {
-                try rows { (row) throws(StoreError) in
-                    try encoder.append(row)
-                    n += 1
-                    if encoder.bytes.count >= Self.chunkSize { try send(&encoder) }
-                }
-                if !encoder.bytes.isEmpty { try send(&encoder) }
-                produced.store(n, ordering: .releasing)
+                try encode(&sink)
+                if !sink.encoder.bytes.isEmpty { try send(&sink.encoder) }
+                produced.store(sink.rows, ordering: .releasing)
                 continuation.finish()
             } catch {
                 continuation.finish(throwing: error)
@@ -43,7 +50,7 @@ final class CopyRowProducer: Sendable {
     /// The number of rows read, once `chunks` has ended.
     var rowCount: Int { produced.load(ordering: .acquiring) }
 
-    private func send(_ encoder: inout CopyTextEncoder) throws(StoreError) {
+    fileprivate func send(_ encoder: inout CopyTextEncoder) throws(StoreError) {
         slots.wait()
         if stopped.load(ordering: .acquiring) {
             throw StoreError(.cancelled, "the import stopped", hint: "the COPY it fed failed or was cancelled")
@@ -59,5 +66,20 @@ final class CopyRowProducer: Sendable {
     func stop() {
         stopped.store(true, ordering: .releasing)
         slots.signal()
+    }
+}
+
+/// Where a row source encodes its rows: the encoder, handed to the server in chunks as it fills.
+struct CopyRowSink {
+    var encoder: CopyTextEncoder
+    fileprivate let producer: CopyRowProducer
+    /// The rows ended so far.
+    private(set) var rows = 0
+
+    /// The row just encoded is complete: counted, and the chunk sent when it is full (waiting
+    /// while the server has four to take).
+    mutating func rowEnded() throws(StoreError) {
+        rows += 1
+        if encoder.bytes.count >= CopyRowProducer.chunkSize { try producer.send(&encoder) }
     }
 }

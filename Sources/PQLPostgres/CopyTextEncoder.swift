@@ -16,6 +16,7 @@ struct CopyTextEncoder {
         bytes.reserveCapacity(1 << 20)
     }
 
+    /// One row, its values in the order of `types`.
     mutating func append(_ row: [PredicateValue]) throws(StoreError) {
         for (c, value) in row.enumerated() {
             if c > 0 { bytes.append(0x09) }
@@ -24,7 +25,14 @@ struct CopyTextEncoder {
         bytes.append(0x0A)
     }
 
-    private mutating func append(_ value: PredicateValue, as type: AttributeType) throws(StoreError) {
+    /// Before every field of a row but the first.
+    mutating func separator() { bytes.append(0x09) }
+
+    /// After a row's last field.
+    mutating func endRow() { bytes.append(0x0A) }
+
+    /// One field, as the text PostgreSQL reads for a column of `type`.
+    mutating func append(_ value: PredicateValue, as type: AttributeType) throws(StoreError) {
         switch value {
         case .null: bytes += [0x5C, 0x4E]   // \N
         case .bool(let b):
@@ -56,7 +64,7 @@ struct CopyTextEncoder {
     private mutating func ascii(_ s: String) { bytes += s.utf8 }
 
     /// Decimal digits without making a String (most imported cells are integers).
-    private mutating func integer(_ i: Int64) {
+    mutating func integer(_ i: Int64) {
         if i < 0 { bytes.append(0x2D) }
         var m = i.magnitude
         let start = bytes.count
@@ -67,7 +75,7 @@ struct CopyTextEncoder {
         bytes[start...].reverse()
     }
 
-    private mutating func text(_ s: String) throws(StoreError) {
+    mutating func text(_ s: String) throws(StoreError) {
         for b in s.utf8 {
             switch b {
             case 0x5C: bytes += [0x5C, 0x5C]

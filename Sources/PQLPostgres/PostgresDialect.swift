@@ -145,23 +145,28 @@ struct PostgresDialect: SQLDialect {
 
     /// PQL's order: nil first ascending (PostgreSQL puts NULL last), NaN after nil and before
     /// every number (PostgreSQL puts it after every number), text by scalar or by `[c]` fold.
-    func sortTerm(_ expression: String, _ rule: SortRule, kind: SQLKind) throws(StoreError) -> String {
-        let direction = rule.ascending ? " ASC NULLS FIRST" : " DESC NULLS LAST"
+    /// Where `values` hold no NULL, the term leaves out `NULLS FIRST`/`LAST`, and where they
+    /// hold no NaN, the `CASE` on it: the plain `price DESC` a default B-tree on the column
+    /// serves, forwards or backwards. (A nullable column's PQL order is served by an index
+    /// made `NULLS FIRST`.)
+    func sortTerm(_ expression: String, _ rule: SortRule, kind: SQLKind, values: SortedValues) throws(StoreError) -> String {
+        let direction = rule.ascending ? " ASC" : " DESC"
+        let nulls = values.haveNoNull ? "" : rule.ascending ? " NULLS FIRST" : " NULLS LAST"
         switch kind {
         case .string:
             switch rule.comparison {
-            case .literal: return expression + #" COLLATE "C""# + direction
+            case .literal: return expression + #" COLLATE "C""# + direction + nulls
             // The evaluator orders case-insensitively by the [c] folds, in scalar order.
-            case .caseInsensitive: return "\(quote(functionSchema)).fold_c(\(expression))" + #" COLLATE "C""# + direction
+            case .caseInsensitive: return "\(quote(functionSchema)).fold_c(\(expression))" + #" COLLATE "C""# + direction + nulls
             case .localized:
                 throw StoreError(.unsupported, "sorting text in the locale's order has no PostgreSQL form in PQL yet",
                                  hint: "sort literally or case-insensitively, or sort the fetched records in memory with PredicateQuery")
             }
-        case .real:
+        case .real where !values.haveNoNaN:
             let rank = "CASE WHEN \(expression) IS NULL THEN 0 WHEN \(expression) = 'NaN'::float8 THEN 1 ELSE 2 END"
-            return rank + (rule.ascending ? " ASC" : " DESC") + ", " + expression + direction
+            return rank + direction + ", " + expression + direction + nulls
         default:
-            return expression + direction
+            return expression + direction + nulls
         }
     }
 

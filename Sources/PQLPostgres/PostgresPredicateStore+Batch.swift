@@ -16,6 +16,7 @@ extension PostgresPredicateStore {
     /// ```
     @discardableResult
     public func batchUpdate(_ query: EntityQuery, set values: [String: PredicateValue]) async throws(StoreError) -> Int {
+        try await prepare()
         do throws(StoreError) {
             let model = self.model
             let e = try model.entity(named: query.entity)
@@ -52,6 +53,7 @@ extension PostgresPredicateStore {
     /// ```
     @discardableResult
     public func batchDelete(_ query: EntityQuery) async throws(StoreError) -> Int {
+        try await prepare()
         do throws(StoreError) {
             let model = self.model
             let e = try model.entity(named: query.entity)
@@ -73,6 +75,7 @@ extension PostgresPredicateStore {
     /// try await store.update("airlines", id: ua, ["name": "United Airlines"])
     /// ```
     public func update(_ entity: String, id: Int64, _ values: [String: PredicateValue]) async throws(StoreError) {
+        try await prepare()
         let model = self.model
         let e = try model.entity(named: entity)
         let plan = try InsertPlan(model: model, entity: e)
@@ -109,6 +112,7 @@ extension PostgresPredicateStore {
     /// try await store.delete("airlines", id: ua)   // its flights go too if the rule is .cascade
     /// ```
     public func delete(_ entity: String, id: Int64) async throws(StoreError) {
+        try await prepare()
         let model = self.model
         let e = try model.entity(named: entity)
         let root = model.root(e)

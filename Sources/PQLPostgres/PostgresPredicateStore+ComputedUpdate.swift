@@ -23,6 +23,7 @@ extension PostgresPredicateStore {
     /// ```
     @discardableResult
     public func batchUpdate(_ query: EntityQuery, computing expressions: [String: ExpressionNode]) async throws(StoreError) -> Int {
+        try await prepare()
         do throws(StoreError) {
             let model = self.model
             let e = try model.entity(named: query.entity)

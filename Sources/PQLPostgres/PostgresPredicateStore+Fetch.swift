@@ -37,7 +37,7 @@ extension PostgresPredicateStore {
     /// the rest of the rows, which the server would go on computing.
     func forEachBatch(_ query: EntityQuery, size: Int, _ body: @escaping @Sendable ([StoreRecord]) async throws -> Void) async throws(StoreError) {
         do throws(StoreError) {
-            let model = self.model
+            let model = try await prepare()
             await readIndexesIfOld()
             var builder = try selectBuilder(query, model: model)
             let statement = try builder.records(links: true)
@@ -108,6 +108,7 @@ extension PostgresPredicateStore {
     /// let ids = try await store.fetchIDs(try EntityQuery("flights", where: "dest == 'HNL'"))
     /// ```
     public func fetchIDs(_ query: EntityQuery) async throws(StoreError) -> [Int64] {
+        try await prepare()
         do throws(StoreError) {
             await readIndexesIfOld()
             var builder = try selectBuilder(query, model: model)
@@ -130,6 +131,7 @@ extension PostgresPredicateStore {
     /// let n = try await store.count(try EntityQuery("flights", where: "origin == %@", ["JFK"]))
     /// ```
     public func count(_ query: EntityQuery) async throws(StoreError) -> Int {
+        try await prepare()
         do throws(StoreError) {
             await readIndexesIfOld()
             var builder = try selectBuilder(query, model: model)
@@ -156,6 +158,7 @@ extension PostgresPredicateStore {
     /// print(compiled.sql)   // SELECT t0."id", … FROM "public"."flights" t0 WHERE t0."dest" = $1
     /// ```
     public func sql(for query: EntityQuery) throws(StoreError) -> CompiledSQL {
+        try requireModel("showing the SQL of a fetch")
         var builder = try selectBuilder(query, model: model)
         return UnusedParameters.dropped(from: try builder.records().compiled).compiled
     }
@@ -168,6 +171,7 @@ extension PostgresPredicateStore {
     /// print(compiled.sql)   // SELECT count(*) FROM "public"."flights" t0 WHERE t0."dest" = $1
     /// ```
     public func countSQL(for query: EntityQuery) throws(StoreError) -> CompiledSQL {
+        try requireModel("showing the SQL of a count")
         var builder = try selectBuilder(query, model: model)
         return UnusedParameters.dropped(from: try builder.count()).compiled
     }
@@ -180,6 +184,7 @@ extension PostgresPredicateStore {
     /// print(plan.joined(separator: "\n"))   // Index Scan using flights_tailnum on flights t0 …
     /// ```
     public func explain(_ query: EntityQuery) async throws(StoreError) -> [String] {
+        try await prepare()
         await readIndexesIfOld()
         var builder = try selectBuilder(query, model: model)
         let compiled = try builder.records().compiled

@@ -26,6 +26,7 @@ extension PostgresPredicateStore {
     /// // [["origin": "EWR", "avg": 15.1…, "n": 117127], …]
     /// ```
     public func fetch(_ group: GroupQuery) async throws(StoreError) -> [[String: PredicateValue]] {
+        try await prepare()
         let plan = try GroupStatement.plan(group)
         await readIndexesIfOld()
         let (compiled, kinds, typed) = try GroupStatement.build(group, model: model, dialect: dialect, prefixIndexes: indexCatalog.current)
@@ -48,6 +49,7 @@ extension PostgresPredicateStore {
     /// print(try store.sql(for: GroupQuery("flights", groupBy: ["origin"], select: ["n": "count:(id)"])))
     /// ```
     public func sql(for group: GroupQuery) throws(StoreError) -> CompiledSQL {
-        UnusedParameters.dropped(from: try GroupStatement.build(group, model: model, dialect: dialect, prefixIndexes: indexCatalog.current).sql).compiled
+        try requireModel("showing the SQL of a grouping")
+        return UnusedParameters.dropped(from: try GroupStatement.build(group, model: model, dialect: dialect, prefixIndexes: indexCatalog.current).sql).compiled
     }
 }

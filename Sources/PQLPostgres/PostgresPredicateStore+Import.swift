@@ -26,6 +26,7 @@ extension PostgresPredicateStore {
     /// ```
     @discardableResult
     public func importFile(_ source: ImportSource, into entity: String, columns: ImportColumns? = nil, links: [ImportLink] = []) async throws(StoreError) -> Int {
+        try await prepare()
         let columns = if let columns { columns } else { try await Self.offPool { () throws(StoreError) in try source.inferColumns() } }
         return try await importRows(into: entity, columns: columns, links: links) { (types, emit) throws(StoreError) in
             var given = columns
@@ -43,7 +44,8 @@ extension PostgresPredicateStore {
     /// ```
     @discardableResult
     public func importTable(_ table: ImportTable, into entity: String, links: [ImportLink] = []) async throws(StoreError) -> Int {
-        try await importRows(into: entity, columns: table.importColumns, links: links) { (_, emit) throws(StoreError) in
+        try await prepare()
+        return try await importRows(into: entity, columns: table.importColumns, links: links) { (_, emit) throws(StoreError) in
             for (r, row) in table.rows.enumerated() {
                 do throws(StoreError) { try emit(row) } catch { throw error.reworded("row \(r + 1): \(error.message)") }
             }

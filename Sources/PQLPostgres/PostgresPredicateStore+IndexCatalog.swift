@@ -11,6 +11,8 @@ final class IndexCatalog: Sendable {
         /// nil when the catalog could not be read (an engine without `pg_depend`): the
         /// compiler then writes the forms an index serves.
         var indexes: PrefixIndexes?
+        /// nil when the catalog could not be read: every sort then writes PQL's full order.
+        var sortedColumns: SortedColumns?
         var read: ContinuousClock.Instant
     }
 
@@ -22,6 +24,9 @@ final class IndexCatalog: Sendable {
 
     /// The last reading's indexes, however old.
     var current: PrefixIndexes? { reading.withLock { $0?.indexes } }
+
+    /// What the last reading found of the columns a fetch may sort by, however old.
+    var sortedColumns: SortedColumns? { reading.withLock { $0?.sortedColumns } }
 
     /// True when there is no reading younger than ``lifetime``, and then dates the reading
     /// now, so that the calls that start while one reads the catalog keep the old reading
@@ -35,8 +40,8 @@ final class IndexCatalog: Sendable {
         }
     }
 
-    func store(_ indexes: PrefixIndexes?, readAt instant: ContinuousClock.Instant) {
-        reading.withLock { $0 = Reading(indexes: indexes, read: instant) }
+    func store(_ indexes: PrefixIndexes?, sortedColumns: SortedColumns?, readAt instant: ContinuousClock.Instant) {
+        reading.withLock { $0 = Reading(indexes: indexes, sortedColumns: sortedColumns, read: instant) }
     }
 
     /// Drops the reading, after PQL changed the schema: the next call reads the catalog.
@@ -57,10 +62,11 @@ extension PostgresPredicateStore {
     /// ```
     public func reloadIndexes() async throws(StoreError) {
         let now = ContinuousClock.now
-        let indexes = try await withConnection("reading the indexes of the schema '\(schema)'") { connection in
-            try await Self.prefixIndexes(on: connection, schema: self.schema, functionSchema: self.functionSchema, logger: self.logger)
+        let (indexes, sorted) = try await withConnection("reading the indexes of the schema '\(schema)'") { connection in
+            (try await Self.prefixIndexes(on: connection, schema: self.schema, functionSchema: self.functionSchema, logger: self.logger),
+             try await Self.sortedColumns(on: connection, schema: self.schema, logger: self.logger))
         }
-        indexCatalog.store(indexes, readAt: now)
+        indexCatalog.store(indexes, sortedColumns: sorted, readAt: now)
     }
 
     /// After the store changed the schema (tables, indexes, functions): reads the catalog now,
@@ -93,13 +99,42 @@ extension PostgresPredicateStore {
             try await reloadIndexes()
         } catch {
             // A cancelled call says nothing of the catalog: the next call reads it.
-            if error.kind == .cancelled { indexCatalog.forget() } else { indexCatalog.store(nil, readAt: now) }
+            if error.kind == .cancelled { indexCatalog.forget() } else { indexCatalog.store(nil, sortedColumns: nil, readAt: now) }
         }
     }
 
     /// `query`'s statement builder, knowing the indexes the store last read.
     func selectBuilder(_ query: EntityQuery, model: StoreModel) throws(StoreError) -> SelectBuilder {
-        try SelectBuilder(query, model: model, dialect: dialect, prefixIndexes: indexCatalog.current)
+        var builder = try SelectBuilder(query, model: model, dialect: dialect, prefixIndexes: indexCatalog.current)
+        builder.sortedColumns = indexCatalog.sortedColumns
+        return builder
+    }
+
+    /// The columns of `schema`'s tables that hold no NULL (`NOT NULL`) and the floating-point
+    /// ones a `CHECK` keeps from holding NaN (a constraint on the column alone whose expression
+    /// PostgreSQL prints as `(price <> 'NaN'::double precision)` or `(NOT (price = 'NaN'::…))`),
+    /// so that sorts on them are written as an index serves them (see `SortedColumns`). Columns
+    /// whose names differ only in case, which the compiler tells apart no better than SQLite
+    /// does, count only when all of them hold no NULL (no NaN).
+    static func sortedColumns(on connection: PostgresConnection, schema: String, logger: Logger) async throws -> SortedColumns {
+        let sql = """
+            SELECT c.relname::text, a.attname::text, a.attnotnull,
+                   EXISTS (SELECT 1 FROM pg_constraint k WHERE k.conrelid = c.oid AND k.contype = 'c' AND k.conkey = ARRAY[a.attnum]
+                           AND regexp_replace(pg_get_expr(k.conbin, k.conrelid), '::(double precision|real|numeric)(\\)+)$', '\\2')
+                               IN ('(' || quote_ident(a.attname) || ' <> ''NaN'')', '(NOT (' || quote_ident(a.attname) || ' = ''NaN''))'))
+            FROM pg_class c JOIN pg_attribute a ON a.attrelid = c.oid
+            WHERE c.relnamespace = (SELECT oid FROM pg_namespace WHERE nspname = $1) AND c.relkind IN ('r', 'p')
+              AND a.attnum > 0 AND NOT a.attisdropped
+            """
+        var query = PostgresQuery(unsafeSQL: sql)
+        query.binds.append(schema)
+        var noNull: [IndexedColumn: Bool] = [:], noNaN: [IndexedColumn: Bool] = [:]
+        for try await (table, column, notNull, checked) in try await connection.statement(query, logger: logger).decode((String, String, Bool, Bool).self) {
+            let c = IndexedColumn(table: table, column: column)
+            noNull[c] = (noNull[c] ?? true) && notNull
+            noNaN[c] = (noNaN[c] ?? true) && checked
+        }
+        return SortedColumns(holdingNoNull: Set(noNull.filter(\.value).keys), holdingNoNaN: Set(noNaN.filter(\.value).keys))
     }
 
     /// The columns of `schema`'s tables that lead a B-tree in `COLLATE "C"` order, and those

@@ -16,6 +16,7 @@ extension PostgresPredicateStore {
     /// try await store.analyze()
     /// ```
     public func createIndexes() async throws(StoreError) {
+        try await prepare()
         try await changingSchema { () throws(StoreError) in
             let tables = try PostgresSchemaDDL.tables(model, schema: schema)
             try await transaction("creating the indexes") { connection in
@@ -40,6 +41,7 @@ extension PostgresPredicateStore {
     /// try await store.dropIndexes()
     /// ```
     public func dropIndexes() async throws(StoreError) {
+        try await prepare()
         try await changingSchema { () throws(StoreError) in
             let tables = try PostgresSchemaDDL.tables(model, schema: schema)
             try await transaction("dropping the indexes") { connection in
@@ -59,6 +61,7 @@ extension PostgresPredicateStore {
     /// try await store.analyze()
     /// ```
     public func analyze() async throws(StoreError) {
+        try await prepare()
         let tables = try PostgresSchemaDDL.tables(model, schema: schema).map(\.name)
         guard !tables.isEmpty else { return }
         try await withConnection("analyzing the tables") { connection in

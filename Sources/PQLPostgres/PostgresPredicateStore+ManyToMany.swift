@@ -15,6 +15,7 @@ extension PostgresPredicateStore {
     /// ```
     @discardableResult
     public func link(_ entity: String, id: Int64, _ relationship: String, to ids: [Int64]) async throws(StoreError) -> Int {
+        try await prepare()
         let model = self.model
         let e = try model.entity(named: entity)
         let (r, join) = try model.manyToMany(relationship, of: e)
@@ -32,6 +33,7 @@ extension PostgresPredicateStore {
     /// ```
     @discardableResult
     public func unlink(_ entity: String, id: Int64, _ relationship: String, from ids: [Int64]) async throws(StoreError) -> Int {
+        try await prepare()
         let model = self.model
         let e = try model.entity(named: entity)
         let (_, join) = try model.manyToMany(relationship, of: e)

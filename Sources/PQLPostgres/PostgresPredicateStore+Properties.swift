@@ -15,6 +15,7 @@ extension PostgresPredicateStore {
     /// // [["name": "United Air Lines Inc.", "flights.@count": 58665], …]
     /// ```
     public func fetchProperties(_ keyPaths: [String], _ query: EntityQuery, distinct: Bool = false) async throws(StoreError) -> [[String: PredicateValue]] {
+        try await prepare()
         do throws(StoreError) {
             // PostgreSQL's DISTINCT takes no ORDER BY term outside the selected columns (the sort
             // rules' and the key's): distinct rows are kept here instead, each where it first comes
@@ -62,6 +63,7 @@ extension PostgresPredicateStore {
     /// let airlines = try await store.fetch(EntityQuery("airlines"), as: Airline.self)
     /// ```
     public func fetch<T: Decodable & Sendable>(_ query: EntityQuery, as type: T.Type) async throws(StoreError) -> [T] {
+        try await prepare()
         do throws(StoreError) {
             let model = self.model
             await readIndexesIfOld()
@@ -101,7 +103,8 @@ extension PostgresPredicateStore {
     /// let delayed = try await store.fetch(template: "DelayedBy", variables: ["minutes": 60])
     /// ```
     public func fetch(template name: String, variables: [String: PredicateValue] = [:]) async throws(StoreError) -> [StoreRecord] {
-        try await fetch(try model.template(named: name).query(variables: variables))
+        try await prepare()
+        return try await fetch(try model.template(named: name).query(variables: variables))
     }
 
     /// A cell of a computed column (a key path's value, an aggregate) by its PostgreSQL type,

@@ -20,6 +20,7 @@ extension PostgresPredicateStore {
     /// ```
     @discardableResult
     public func createTables() async throws(StoreError) -> [String] {
+        try await prepare()
         return try await changingSchema { () throws(StoreError) -> [String] in
             let model = self.model
             let tables = try PostgresSchemaDDL.tables(model, schema: schema)

@@ -35,6 +35,7 @@ extension PostgresPredicateStore {
     /// }
     /// ```
     public func transaction<T: Sendable>(_ body: (PostgresPredicateStore) async throws(StoreError) -> T) async throws(StoreError) -> T {
+        try await prepare()
         do {
             return try await runTransaction { (tx) async throws -> T in try await body(tx) }
         } catch {
@@ -60,6 +61,7 @@ extension PostgresPredicateStore {
     /// }
     /// ```
     public func transaction<T: Sendable, Failure: Error>(_ body: (PostgresPredicateStore) async throws(Failure) -> T) async throws -> T {
+        try await prepare()
         let thrown = Locked<Failure?>(nil)
         do {
             return try await runTransaction { (tx) async throws -> T in

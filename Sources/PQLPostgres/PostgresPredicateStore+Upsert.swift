@@ -22,6 +22,7 @@ extension PostgresPredicateStore {
     ///   has no value for it, or when a value or link is invalid.
     @discardableResult
     public func upsert(_ entity: String, _ values: [String: PredicateValue], onConflict key: String) async throws(StoreError) -> Int64 {
+        try await prepare()
         let model = self.model
         let e = try model.entity(named: entity)
         let plan = try InsertPlan(model: model, entity: e)

@@ -30,6 +30,7 @@ extension PostgresPredicateStore {
     /// ```
     @discardableResult
     public func insert(_ entity: String, _ objects: [[String: PredicateValue]]) async throws(StoreError) -> [Int64] {
+        try await prepare()
         let model = self.model
         let e = try model.entity(named: entity)
         let plan = try InsertPlan(model: model, entity: e)

@@ -40,22 +40,30 @@ public final class PostgresPredicateStore: Sendable {
     public let schema: String
     /// Where ``installFunctions()`` puts PQL's SQL functions (`pql`).
     public let functionSchema: String
-    /// The tables model inference left out, each with the reason (a table without a
-    /// single-column integer primary key, which PQL needs to identify rows). Empty when the
-    /// model was given.
-    public let skippedTables: [String: String]
+    /// The tables model inference left out (a table without a single-column integer primary
+    /// key, which PQL needs to identify rows), each with the reason. Empty when the model was
+    /// given or saved, and until the store has read its model (``prepare()``, or its first call).
+    ///
+    /// ```swift
+    /// try await store.prepare()
+    /// for (table, reason) in store.skippedTables { print("left out \(table): \(reason)") }
+    /// ```
+    public var skippedTables: [String: String] { setup.skipped?.tables ?? [:] }
     /// The columns model inference left out (`"table.column"`), each with the reason: text
     /// PostgreSQL compares otherwise than PQL does even for `==` (`char(n)`, `citext`, a
     /// nondeterministic collation), where no predicate could give memory's rows. Empty when
-    /// the model was given.
+    /// the model was given or saved, and until the store has read its model (``prepare()``).
     ///
     /// ```swift
     /// for (column, reason) in store.skippedColumns { print("left out \(column): \(reason)") }
     /// ```
-    public let skippedColumns: [String: String]
+    public var skippedColumns: [String: String] { setup.skipped?.columns ?? [:] }
 
     /// Shared with the stores a `transaction(_:)` hands its body, whose imports may grow it.
     private let state: SharedModel
+    /// Reading the model and the indexes from the server, once, at the first call that needs
+    /// them (shared with the stores transactions hand their bodies).
+    let setup: StoreSetup
     /// Whether the model was given when the store opened, rather than read from the database
     /// (saved or inferred): an import then keeps it, where it otherwise takes the model
     /// another process saved since.
@@ -80,10 +88,62 @@ public final class PostgresPredicateStore: Sendable {
 
     /// The model the store uses (grown by imports that add entities or attributes).
     ///
+    /// A model given to the initializer is the model from the start. Without one, the store
+    /// reads it from the server (the model PQL saved, else one inferred from the tables) at its
+    /// first call, or at ``prepare()``, which returns it; until then this is an empty model.
+    /// A store opened from a URL has read it when the initializer returns.
+    ///
     /// ```swift
     /// for entity in store.model.entities { print(entity.name, entity.attributes.map(\.name)) }
     /// ```
     public var model: StoreModel { state.value.withLock { $0 } }
+
+    /// Reads what the store needs from the server before its first statement, unless done
+    /// already, and returns the model: the model PQL saved in ``schema``, else one inferred from
+    /// its tables (a model given to the initializer is kept as it is), and the indexes that
+    /// `BEGINSWITH[c]` compiles by. Every call that needs these does this first, so calling it
+    /// is optional: it lets a service fail at startup rather than at its first request, and
+    /// fills ``model``, ``skippedTables`` and ``skippedColumns`` for code that reads them
+    /// before any call. Concurrent first calls wait for one reading; a reading that fails
+    /// throws (a `StoreError` of kind `StoreError.Kind.timedOut` when no connection came
+    /// within `waitLimits.connectionWait`, as when the client is not running) and the next call
+    /// tries again.
+    ///
+    /// ```swift
+    /// let store = try PostgresPredicateStore(client: client)   // no I/O
+    /// // … once client.run() runs:
+    /// let model = try await store.prepare()
+    /// print(model.entities.map(\.name))
+    /// ```
+    @discardableResult
+    public func prepare() async throws(StoreError) -> StoreModel {
+        try await setup.ensure { () async throws(StoreError) -> StoreSetup.Skipped in try await self.readSetup() }
+        return model
+    }
+
+    /// What ``prepare()`` reads, run once by `setup`.
+    private func readSetup() async throws(StoreError) -> StoreSetup.Skipped {
+        var skipped = StoreSetup.Skipped()
+        if !modelIsGiven {
+            if let saved = try await Self.savedModel(lease, schema: schema, logger: logger) {
+                setModel(saved)
+            } else {
+                let inferred = try await PostgresSchemaInference.model(lease, schema: schema, logger: logger)
+                setModel(inferred.model)
+                skipped = StoreSetup.Skipped(tables: inferred.skipped, columns: inferred.skippedColumns)
+            }
+        }
+        await readIndexesIfOld()
+        return skipped
+    }
+
+    /// For the calls that show SQL without running it, which cannot wait for the model: refuses
+    /// them while the model is still to be read from the server.
+    func requireModel(_ what: String) throws(StoreError) {
+        guard !modelIsGiven, setup.skipped == nil else { return }
+        throw StoreError(.unsupported, "\(what) needs the store's model, which it has not read from the server yet",
+                         hint: "call `try await store.prepare()` first (or give the model to the initializer)")
+    }
 
     /// Opens the database a connection URL names (see ``PostgresConnectionURL``: TCP or a
     /// unix-socket directory, `sslmode`), with `model`, or — when `model` is nil — the model
@@ -138,32 +198,44 @@ public final class PostgresPredicateStore: Sendable {
         configuration.options.connectTimeout = limits.connecting
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         let runner = Task { await client.run() }
+        self.init(client: client, runner: runner, model: model, schema: schema, functionSchema: functionSchema, waitLimits: limits)
         do throws(StoreError) {
-            try await self.init(client: client, runner: runner, model: model, schema: schema, functionSchema: functionSchema, waitLimits: limits)
+            try await prepare()
         } catch {
             runner.cancel()
             throw error
         }
     }
 
-    /// Uses a client the caller made and runs, as a Vapor or Hummingbird app does: `client.run()`
-    /// must be running in a task (a service group, or `Task { await client.run() }`) for as long
-    /// as the store is used, or its calls wait for a connection. ``close()`` leaves the client running.
+    /// Uses a client the caller made and runs, as a Vapor or Hummingbird app does, without
+    /// touching the server: the store can be made before `client.run()` starts (a
+    /// `ServiceGroup` runs the client after its services are built). `client.run()` must be
+    /// running in a task (a service group, or `Task { await client.run() }`) for as long as
+    /// the store is used: a call made while it is not waits up to `waitLimits.connectionWait`
+    /// for a connection, then throws a `StoreError` of kind `StoreError.Kind.timedOut`.
+    /// ``close()`` leaves the client running.
     ///
-    /// With `model` nil, the model PQL saved in `schema` is used, else one inferred from its tables.
+    /// With `model` nil, the store reads the model PQL saved in `schema`, else infers one from
+    /// its tables, at its first call (or at ``prepare()``); ``model`` is empty until then. A
+    /// model given here is used as it is from the start.
     ///
     /// ```swift
     /// let client = PostgresClient(configuration: try PostgresConnectionURL(url).configuration())
+    /// let store = try PostgresPredicateStore(client: client)
     /// let running = Task { await client.run() }
-    /// let store = try await PostgresPredicateStore(client: client)
+    /// let n = try await store.count("flights")   // reads the model first
     /// ```
     public convenience init(client: PostgresClient, model: StoreModel? = nil, schema: String = "public",
-                            functionSchema: String = "pql", waitLimits: PostgresWaitLimits = PostgresWaitLimits()) async throws(StoreError) {
-        try await self.init(client: client, runner: nil, model: model, schema: schema, functionSchema: functionSchema, waitLimits: waitLimits)
+                            functionSchema: String = "pql", waitLimits: PostgresWaitLimits = PostgresWaitLimits()) throws(StoreError) {
+        for (name, value) in [("schema", schema), ("functionSchema", functionSchema)] where value.isEmpty || value.utf8.contains(0) {
+            throw StoreError(.invalidValue, "the \(name) '\(value)' cannot name a PostgreSQL schema",
+                             hint: "give a schema name of one or more characters without U+0000")
+        }
+        self.init(client: client, runner: nil, model: model, schema: schema, functionSchema: functionSchema, waitLimits: waitLimits)
     }
 
     private init(client: PostgresClient, runner: Task<Void, Never>?, model: StoreModel?, schema: String,
-                 functionSchema: String, waitLimits: PostgresWaitLimits) async throws(StoreError) {
+                 functionSchema: String, waitLimits: PostgresWaitLimits) {
         self.client = client
         self.runner = runner
         self.schema = schema
@@ -172,23 +244,11 @@ public final class PostgresPredicateStore: Sendable {
         var logger = Logger(label: "PQLPostgres")
         logger.logLevel = .critical
         self.logger = logger
-        let opened: (StoreModel, [String: String], [String: String])
-        let lease = Lease(client: client, limits: waitLimits)
-        if let model {
-            opened = (model, [:], [:])
-        } else if let saved = try await Self.savedModel(lease, schema: schema, logger: logger) {
-            opened = (saved, [:], [:])
-        } else {
-            let inferred = try await PostgresSchemaInference.model(lease, schema: schema, logger: logger)
-            opened = (inferred.model, inferred.skipped, inferred.skippedColumns)
-        }
-        self.state = SharedModel(opened.0)
+        self.state = SharedModel(model ?? Self.emptyModel)
         self.modelIsGiven = model != nil
-        self.skippedTables = opened.1
-        self.skippedColumns = opened.2
+        self.setup = StoreSetup()
         self.pinned = nil
         self.indexCatalog = IndexCatalog()
-        await readIndexesIfOld()
     }
 
     /// The store a transaction's body gets: `store`'s client, schema and model, its calls on `connection`.
@@ -197,8 +257,7 @@ public final class PostgresPredicateStore: Sendable {
         runner = nil
         schema = store.schema
         functionSchema = store.functionSchema
-        skippedTables = store.skippedTables
-        skippedColumns = store.skippedColumns
+        setup = store.setup
         state = store.state
         modelIsGiven = store.modelIsGiven
         logger = store.logger
@@ -220,6 +279,11 @@ public final class PostgresPredicateStore: Sendable {
         runner.cancel()
         await runner.value
     }
+
+    /// The model of a store that has not read its own yet.
+    private static let emptyModel: StoreModel = {
+        do { return try StoreModel([], names: .postgreSQL) } catch { preconditionFailure("a model without entities is valid: \(error)") }
+    }()
 
     func setModel(_ model: StoreModel) { state.value.withLock { $0 = model } }
 
@@ -330,7 +394,7 @@ public final class PostgresPredicateStore: Sendable {
     /// let flights = try await store.count("flights")
     /// ```
     public func count(_ entity: String) async throws(StoreError) -> Int {
-        let model = self.model
+        let model = try await prepare()
         let e = try model.entity(named: entity)
         let root = model.root(e)
         var sql = "SELECT count(*) FROM \(qualified(root.table))"

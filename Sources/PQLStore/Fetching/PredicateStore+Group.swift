@@ -126,9 +126,9 @@ package enum GroupStatement {
         }
         var terms: [String] = []
         for (column, rule) in plan.sort {
-            terms.append(try dialect.sortTerm(names[column], rule, kind: columns[column].kind))
+            terms.append(try dialect.sortTerm(names[column], rule, kind: columns[column].kind, values: SortedValues()))
         }
-        for i in plan.keys.indices { terms.append(try dialect.sortTerm(names[i], SortRule("key"), kind: columns[i].kind)) }
+        for i in plan.keys.indices { terms.append(try dialect.sortTerm(names[i], SortRule("key"), kind: columns[i].kind, values: SortedValues())) }
         if !terms.isEmpty { outer += " ORDER BY " + terms.joined(separator: ", ") }
         if group.limit != nil || group.offset > 0 {
             let l = b.compiler.bindRaw(.integer(Int64(group.limit ?? -1)))

@@ -75,8 +75,10 @@ extension PredicateStore {
         return out
     }
 
-    /// Rows given column by column, for imports: `columns` name attributes; one prepared
-    /// statement, one transaction.
+    /// Rows given column by column, for imports: `columns` name attributes (and to-one
+    /// relationships, by the key of the object each links to); one prepared statement, one
+    /// transaction, all rows or none. Each value is converted by its attribute's rules, as
+    /// `insert(_:_:)` converts it; an error names the row (`row 3: …`), counted from 1.
     ///
     /// ```swift
     /// try store.insertRows("Airport", columns: ["faa", "name"], rows: [["JFK", "John F Kennedy Intl"], ["LGA", "La Guardia"]])
@@ -91,8 +93,12 @@ extension PredicateStore {
                 let slots = plan.slots()
                 var n = 0
                 for r in rows {
-                    try plan.bind(positional: r, rowNumber: n + 1, slots: slots, into: s)
-                    while try s.step() {}
+                    do throws(StoreError) {
+                        try plan.bind(positional: r, rowNumber: n + 1, slots: slots, into: s)
+                        while try s.step() {}
+                    } catch {
+                        throw InsertPlan.naming(row: n + 1, error)
+                    }
                     n += 1
                 }
                 return n
@@ -155,7 +161,7 @@ extension PredicateStore {
 
 /// How one entity's rows are written: the columns, and each value converted for its attribute
 /// (shared with the PostgreSQL store, which checks values by the same rules).
-package struct InsertPlan {
+package struct InsertPlan: Sendable {
     let model: StoreModel
     let entity: ModelEntity
     let sql: String
@@ -293,13 +299,17 @@ package struct InsertPlan {
     }
 
     /// Where each parameter of the INSERT comes from, for the positional (import) path.
-    enum Slot {
+    package enum Slot: Sendable {
+        /// The row's value at this index, for the attribute.
         case given(Int, ModelAttribute)
+        /// The row's value at this index, the key of the object the to-one links to.
         case link(Int, ModelRelationship)
+        /// The same value in every row: the attribute's default, NULL, the entity number.
         case fixed(SQLValue)
     }
 
-    func slots() -> [Slot] {
+    /// Each column's slot, in the order of ``columnNames``.
+    package func slots() -> [Slot] {
         var byPosition = [Int?](repeating: nil, count: attributes.count + toOne.count)
         for (k, i) in positional.enumerated() { byPosition[i] = k }
         var out: [Slot] = []
@@ -337,6 +347,33 @@ package struct InsertPlan {
                 }
             }
         }
+    }
+
+    /// A positional row's value for `slot`, converted by the attribute's rules (a to-one's: the
+    /// key of the object it links to), as ``bind(positional:rowNumber:slots:into:)`` binds it.
+    package func value(of slot: Slot, in values: [PredicateValue]) throws(StoreError) -> SQLValue {
+        switch slot {
+        case .fixed(let v): return v
+        case .link(let k, let r): return try link(r, values[k])
+        case .given(let k, let a): return try value(values[k], a)
+        }
+    }
+
+    /// `error` met on positional row `row` (counted from 1), its message saying so.
+    package static func naming(row: Int, _ error: StoreError) -> StoreError {
+        error.message.hasPrefix("row ") ? error : error.reworded("row \(row): \(error.message)")
+    }
+
+    /// The number of values a positional row has: the columns it was made with.
+    package var positionalCount: Int { positional.count }
+
+    /// The type of the value a to-one's key column holds: the referenced attribute's, else a key.
+    package func keyType(of r: ModelRelationship) -> AttributeType {
+        if let column = r.referencedColumn, let dest = try? model.entity(named: r.destination),
+           let a = model.allAttributes(dest).first(where: { $0.column == column }) {
+            return a.type
+        }
+        return .integer64
     }
 
     private func value(_ v: PredicateValue?, _ a: ModelAttribute) throws(StoreError) -> SQLValue {

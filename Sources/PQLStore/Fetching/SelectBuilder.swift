@@ -11,6 +11,8 @@ package struct SelectBuilder {
     let scope: SQLScope
     /// How the statement is spelled: the compiler's structure is the same for every database.
     let dialect: any SQLDialect
+    /// What the catalog says of the columns sorted by, when the store read it (PostgreSQL's).
+    package var sortedColumns: SortedColumns? = nil
 
     /// A statement and how to read its columns.
     package struct Statement {
@@ -130,7 +132,13 @@ package struct SelectBuilder {
                 throw StoreError(.unsupported, "cannot sort by '\(rule.keyPath.joined(separator: "."))'",
                                  hint: "sort by an attribute, or an attribute of a to-one relationship")
             }
-            terms.append(try dialect.sortTerm(dialect.render(x.node), rule, kind: x.kind))
+            var values = SortedValues()
+            if let known = sortedColumns, let column = x.column {
+                // Through a LEFT JOIN, a NOT NULL column is NULL where the row links to nothing.
+                if case .column(let alias, _) = x.node, alias == scope.alias { values.haveNoNull = known.holdingNoNull.contains(column) }
+                values.haveNoNaN = known.holdingNoNaN.contains(column)
+            }
+            terms.append(try dialect.sortTerm(dialect.render(x.node), rule, kind: x.kind, values: values))
         }
         if terms.isEmpty { return "" }
         terms.append(dialect.render(scope.keyColumn))

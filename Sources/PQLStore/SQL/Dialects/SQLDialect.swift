@@ -23,8 +23,8 @@ package protocol SQLDialect: Sendable {
     /// A call of `function` with its arguments.
     func call(_ function: SQLFunction, _ args: [SQLNode]) -> String
     /// One ORDER BY term, direction included, for the rendered `expression` (a value of
-    /// `kind`) sorted by `rule`.
-    func sortTerm(_ expression: String, _ rule: SortRule, kind: SQLKind) throws(StoreError) -> String
+    /// `kind`) sorted by `rule`, whose `values` are known to hold no NULL or no NaN.
+    func sortTerm(_ expression: String, _ rule: SortRule, kind: SQLKind, values: SortedValues) throws(StoreError) -> String
     /// `table` as the FROM clause names it (qualified by a schema where the database has them).
     /// An aggregate of integer keys (`column`) as one text, comma-separated in ascending order.
     func keyList(_ column: String) -> String
@@ -46,7 +46,9 @@ extension SQLDialect {
         "\(name(of: function))(\(args.map(render).joined(separator: ", ")))"
     }
 
-    package func sortTerm(_ expression: String, _ rule: SortRule, kind: SQLKind) throws(StoreError) -> String {
+    /// SQLite orders NULL first ascending, as PQL does, and stores no NaN (it binds NaN as
+    /// NULL): the plain term, which an index on the column serves.
+    package func sortTerm(_ expression: String, _ rule: SortRule, kind: SQLKind, values: SortedValues) throws(StoreError) -> String {
         expression + collation(rule.comparison) + (rule.ascending ? " ASC" : " DESC")
     }
 
