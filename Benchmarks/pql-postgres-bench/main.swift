@@ -25,7 +25,6 @@ case "copy":
 case "insertRows":
     try await insertRowsBenchmark(url: url, arguments: Array(arguments.dropFirst()))
 default:
-    FileHandle.standardError.write(Data("usage: pql-postgres-bench queries [--n N] [--runs R] [--keep] | copy [nycflights13 directory] | records [--n N] [--runs R] | insertRows [--n N] [--runs R]
-".utf8))
+    FileHandle.standardError.write(Data("usage: pql-postgres-bench queries [--n N] [--runs R] [--keep] | copy [nycflights13 directory] | records [--n N] [--runs R] | insertRows [--n N] [--runs R]\n".utf8))
     exit(2)
 }
