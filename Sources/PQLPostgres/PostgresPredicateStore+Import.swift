@@ -142,8 +142,10 @@ extension PostgresPredicateStore {
         -> (StoreModel, added: [ModelAttribute], linked: [ModelRelationship]) {
         let (plain, added) = try importModel(model, entity, columns.removing(links.map(\.column)))
         let target = try plain.addingImportLinks(links, to: entity, names: .postgreSQL)
-        let existed = model.entities.first { $0.name == entity }.map { model.allRelationships($0).map(\.name) }
-        let linked = existed.map { had in (try? target.entity(named: entity)).map { target.allRelationships($0).filter { !$0.isToMany && !had.contains($0.name) } } ?? [] } ?? []
+        // Links an existing entity gains (a new entity's table is made with them).
+        guard let before = model.entities.first(where: { $0.name == entity }) else { return (target, added, []) }
+        let had = Set(model.allRelationships(before).map(\.name))
+        let linked = target.allRelationships(try target.entity(named: entity)).filter { !$0.isToMany && !had.contains($0.name) }
         return (target, added, linked)
     }
 

@@ -126,19 +126,21 @@ package enum RecordQueries {
     /// The record's properties as a write's values. `clearingNil`: a nil optional (which the
     /// encoder leaves out) is given as NULL, so that it clears what the object held.
     package static func values<R: EntityRecord>(_ record: R, clearingNil: Bool = false) throws(StoreError) -> [String: PredicateValue] {
+        clearingNil ? try cleared(record, properties: try RecordSchemaProbe.properties(of: R.self)) : try PredicateStore.dictionary(encoding: record)
+    }
+
+    /// The record's values with each property the encoder left out (a nil) given as NULL.
+    private static func cleared<R: EntityRecord>(_ record: R, properties: [RecordSchemaProbe.Property]) throws(StoreError) -> [String: PredicateValue] {
         var values = try PredicateStore.dictionary(encoding: record)
-        if clearingNil {
-            for p in try RecordSchemaProbe.properties(of: R.self) where values[p.name] == nil && p.name != R.primaryKey {
-                values[p.name] = .null
-            }
-        }
+        for p in properties where values[p.name] == nil && p.name != R.primaryKey { values[p.name] = .null }
         return values
     }
 
     /// The record's key and its other properties (nil optionals as NULL), for an update or delete.
     package static func keyed<R: EntityRecord>(_ record: R) throws(StoreError) -> (id: Int64, values: [String: PredicateValue]) {
-        var values = try values(record, clearingNil: true)
-        guard try RecordSchemaProbe.properties(of: R.self).contains(where: { $0.name == R.primaryKey }) else {
+        let properties = try RecordSchemaProbe.properties(of: R.self)
+        var values = try cleared(record, properties: properties)
+        guard properties.contains(where: { $0.name == R.primaryKey }) else {
             throw StoreError(.invalidValue, "\(R.self) has no key property '\(R.primaryKey)', so its objects cannot be told apart",
                              hint: "add var \(R.primaryKey): Int64? to \(R.self) (nil until the object is inserted)")
         }

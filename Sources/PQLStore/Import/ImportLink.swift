@@ -159,8 +159,8 @@ package struct ImportLinkResolver: Sendable {
         let link: ImportLink
         let entity: String
         let attribute: ModelAttribute
-        /// How many objects hold each key value (one each: more is refused).
-        let objects: [SQLValue: Int]
+        /// The key values of the destination's objects (each held by one: more is refused).
+        let objects: Set<SQLValue>
     }
     let columns: [Column]
 
@@ -188,11 +188,9 @@ package struct ImportLinkResolver: Sendable {
             }
             let dest = try model.entity(named: link.destination)
             let attribute = try StoreModel.linkKey(link, of: dest, in: model)
-            var objects: [SQLValue: Int] = [:]
+            var objects: Set<SQLValue> = []
             for v in values[n] where !v.isNull {
-                let key = try RecordCodec.sqlValue(v, for: attribute, entity: dest.name)
-                objects[key, default: 0] += 1
-                if objects[key] == 2 {
+                guard objects.insert(try RecordCodec.sqlValue(v, for: attribute, entity: dest.name)).inserted else {
                     throw StoreError(.importFailed, "the link \(link) finds \(dest.name) objects by \(link.key), and \(Self.shown(v)) names more than one",
                                      hint: "link by an attribute that names one object, or remove the duplicates from \(dest.name); nothing was imported")
                 }
@@ -227,7 +225,7 @@ package struct ImportLinkResolver: Sendable {
                 throw StoreError(.importFailed, "\(c.link.column) \(Self.shown(v)) cannot name a \(c.entity): \(error.message)",
                                  hint: "correct the value in the file; nothing was imported")
             }
-            guard c.objects[key] == nil else { continue }
+            guard !c.objects.contains(key) else { continue }
             throw StoreError(.importFailed, "\(c.link.column) \(Self.shown(v)) finds no \(c.entity) (by \(c.entity).\(c.attribute.name))",
                              hint: "import that \(c.entity) first, or correct the value in the file; nothing was imported")
         }
