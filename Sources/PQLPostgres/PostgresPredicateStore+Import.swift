@@ -36,7 +36,7 @@ extension PostgresPredicateStore {
     }
 
     /// Loads a table read into memory (`ImportTable`) into `entity`, as
-    /// ``importFile(_:into:columns:)`` does a file.
+    /// ``importFile(_:into:columns:links:)`` does a file.
     ///
     /// ```swift
     /// let table = try ImportTable.csv(Data("code,name\nUA,United\n".utf8))

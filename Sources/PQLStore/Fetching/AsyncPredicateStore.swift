@@ -119,7 +119,7 @@ public struct AsyncPredicateStore: Sendable {
         try await write { (s) throws(StoreError) in try s.update(entity, id: id, values) }
     }
 
-    /// Deletes one object (``PredicateStore/delete(_:id:)``).
+    /// Deletes one object (``PredicateStore/delete(_:id:)-(String,_)``).
     ///
     /// ```swift
     /// try await store.delete("Airline", id: id)

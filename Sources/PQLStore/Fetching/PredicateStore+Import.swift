@@ -38,7 +38,7 @@ extension PredicateStore {
     }
 
     /// Loads a table read into memory (``ImportTable/read(contentsOf:limits:)``) into `entity`,
-    /// as ``importFile(_:into:columns:)`` does a file: the entity created from the table's
+    /// as ``importFile(_:into:columns:links:)`` does a file: the entity created from the table's
     /// columns when the model lacks it, all rows or none in one transaction with the schema.
     ///
     /// ```swift

@@ -4,7 +4,7 @@ import PQL
 /// A data file read whole into typed columns: its ``ImportColumns`` and every row in memory.
 ///
 /// For small files, tests and the REPL's in-memory sources. Imports into a store should not
-/// hold the rows: ``PredicateStore/importFile(_:into:columns:)`` streams an ``ImportSource``
+/// hold the rows: ``PredicateStore/importFile(_:into:columns:links:)`` streams an ``ImportSource``
 /// in bounded memory, with the same type rules (see ``csv(_:limits:)`` and ``json(_:limits:)``).
 /// `optional[i]` is true when column `i` has a NULL (or, in JSON, a record without the key);
 /// `rows[r][i]` is `.null` there, and otherwise a value of `types[i]`: `.int` for
