@@ -269,7 +269,9 @@ public final class PostgresPredicateStore: Sendable {
     deinit { runner?.cancel() }
 
     /// Stops the client the store made from a URL (its connections close); does nothing to a
-    /// client the caller gave. The store is not used afterwards.
+    /// client the caller gave. The store is not used afterwards. Waits up to
+    /// `waitLimits.cancelling` for the client to stop; past that it returns, and the client
+    /// stops in the background.
     ///
     /// ```swift
     /// await store.close()
@@ -277,7 +279,17 @@ public final class PostgresPredicateStore: Sendable {
     public func close() async {
         guard let runner else { return }
         runner.cancel()
-        await runner.value
+        // PostgresNIO's run() ends once its pool has shut down; a pool that never reports the
+        // end (seen as a test suite that hung, every thread idle, no connection left) must not
+        // hold the caller for ever.
+        let limit = waitLimits.cancelling
+        _ = try? await abandonable({ await runner.value }) { give in
+            let timer = Task {
+                guard (try? await Task.sleep(for: limit)) != nil else { return }
+                give(StoreError(.timedOut, "the PostgreSQL client did not stop within \(describe(limit))"))
+            }
+            return { timer.cancel() }
+        }
     }
 
     /// The model of a store that has not read its own yet.

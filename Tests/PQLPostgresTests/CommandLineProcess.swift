@@ -1,4 +1,5 @@
 import Foundation
+import PQLTestSupport
 @testable import PQLPostgres
 import PQLStore
 
@@ -8,6 +9,8 @@ struct CommandLineProcess {
     var status: Int32
     var stdout: String
     var stderr: String
+    /// The signal that ended it, if one did (`status` is then 128 + its number).
+    var signal: Int32? = nil
 
     /// The `pql` built beside this test bundle (`swift build --build-tests` builds both).
     static var binary: URL {
@@ -29,34 +32,27 @@ struct CommandLineProcess {
         return env.merging(["HOME": home, "XDG_CONFIG_HOME": home + "/.config", "XDG_CACHE_HOME": cache]) { $1 }
     }()
 
-    /// Starts `pql` with `arguments`; the caller reads its pipes and waits.
-    static func start(_ arguments: [String], stdin: String? = nil, adding extra: [String: String] = [:]) throws -> (Process, Pipe, Pipe) {
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = arguments
-        process.environment = environment.merging(extra) { $1 }
-        let out = Pipe(), err = Pipe(), input = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = input
-        try process.run()
-        if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
-        try input.fileHandleForWriting.close()
-        return (process, out, err)
+    /// Starts `pql` with `arguments` (through `ChildProcess`, never Foundation's `Process`: see
+    /// there); the caller may signal it, then calls ``finish(_:)``.
+    static func start(_ arguments: [String], stdin: String? = nil, adding extra: [String: String] = [:]) throws -> ChildProcess.Running {
+        try ChildProcess.start(binary.path, arguments, environment: environment.merging(extra) { $1 }, stdin: Data((stdin ?? "").utf8))
     }
 
     static func run(_ arguments: [String], stdin: String? = nil, adding extra: [String: String] = [:]) throws -> CommandLineProcess {
-        let (process, out, err) = try start(arguments, stdin: stdin, adding: extra)
-        return finish(process, out, err)
+        try finish(try start(arguments, stdin: stdin, adding: extra))
     }
 
-    static func finish(_ process: Process, _ out: Pipe, _ err: Pipe) -> CommandLineProcess {
-        // Standard error is a few lines at most: read after standard output, as PQLTests' PQLProcess does.
-        let o = out.fileHandleForReading.readDataToEndOfFile()
-        let e = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return CommandLineProcess(status: process.terminationStatus, stdout: String(decoding: o, as: UTF8.self),
-                                  stderr: String(decoding: e, as: UTF8.self))
+    /// Reads a started `pql`'s output to its end and waits for it (bounded: see `ChildProcess`).
+    static func finish(_ child: ChildProcess.Running) throws -> CommandLineProcess {
+        CommandLineProcess(try child.finish())
+    }
+
+    init(status: Int32, stdout: String, stderr: String, signal: Int32? = nil) {
+        (self.status, self.stdout, self.stderr, self.signal) = (status, stdout, stderr, signal)
+    }
+
+    init(_ r: ChildProcess.Result) {
+        self.init(status: r.status, stdout: r.stdoutText, stderr: r.stderrText, signal: r.signal)
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import PQLTestSupport
 @testable import PQLPostgres
 import PQLStore
 import Testing
@@ -238,19 +239,19 @@ struct PostgresCommandLine {
 
             // A statement that runs for minutes, interrupted: pql cancels it on the server and ends with 130.
             let slow = "SUBQUERY(airline.flights, $f, $f.dep_delay > dep_delay).@count > 1000000"
-            let (process, out, err) = try CommandLineProcess.start(["query", url, "--entity", "Flight", "--count", "--where", slow])
+            let process = try CommandLineProcess.start(["query", url, "--entity", "Flight", "--count", "--where", slow])
             #expect(try await Self.waitForStatement(containing: "dep_delay", running: true))
-            process.interrupt()
-            let ended = CommandLineProcess.finish(process, out, err)
+            process.signal(SIGINT)
+            let ended = try CommandLineProcess.finish(process)
             #expect(ended.status == 130, "\(ended.stderr)")
             #expect(ended.stderr.contains("interrupted"))
             #expect(try await Self.waitForStatement(containing: "dep_delay", running: false))
 
             // The same in a REPL script: the statement cancelled, the script ended, status 130.
-            let (repl2, out2, err2) = try CommandLineProcess.start([url, "--entity", "Flight", "-c", ".count " + slow, "-c", ".count"])
+            let repl2 = try CommandLineProcess.start([url, "--entity", "Flight", "-c", ".count " + slow, "-c", ".count"])
             #expect(try await Self.waitForStatement(containing: "dep_delay", running: true))
-            repl2.interrupt()
-            let ended2 = CommandLineProcess.finish(repl2, out2, err2)
+            repl2.signal(SIGINT)
+            let ended2 = try CommandLineProcess.finish(repl2)
             #expect(ended2.status == 130, "\(ended2.stderr)")
             #expect(ended2.stderr.contains("Interrupted."))
             #expect(ended2.stdout.isEmpty)
@@ -260,18 +261,18 @@ struct PostgresCommandLine {
             // signal: pql cancels the statement first (killed at once, it left the statement
             // running on the server).
             for (signal, status, said) in [(SIGTERM, Int32(143), "terminated"), (SIGHUP, Int32(129), "hung up")] {
-                let (killed, out3, err3) = try CommandLineProcess.start(["query", url, "--entity", "Flight", "--count", "--where", slow])
+                let killed = try CommandLineProcess.start(["query", url, "--entity", "Flight", "--count", "--where", slow])
                 #expect(try await Self.waitForStatement(containing: "dep_delay", running: true))
-                kill(killed.processIdentifier, signal)
-                let ended3 = CommandLineProcess.finish(killed, out3, err3)
-                #expect(ended3.status == status && killed.terminationReason == .exit, "\(ended3.stderr)")
+                killed.signal(signal)
+                let ended3 = try CommandLineProcess.finish(killed)
+                #expect(ended3.status == status && ended3.signal == nil, "\(ended3.stderr)")
                 #expect(ended3.stderr.contains("pql: \(said); the statement was cancelled on the server"), "\(ended3.stderr)")
                 #expect(try await Self.waitForStatement(containing: "dep_delay", running: false))
-                let (script, out4, err4) = try CommandLineProcess.start([url, "--entity", "Flight", "-c", ".count " + slow, "-c", ".count"])
+                let script = try CommandLineProcess.start([url, "--entity", "Flight", "-c", ".count " + slow, "-c", ".count"])
                 #expect(try await Self.waitForStatement(containing: "dep_delay", running: true))
-                kill(script.processIdentifier, signal)
-                let ended4 = CommandLineProcess.finish(script, out4, err4)
-                #expect(ended4.status == status && script.terminationReason == .exit, "\(ended4.stderr)")
+                script.signal(signal)
+                let ended4 = try CommandLineProcess.finish(script)
+                #expect(ended4.status == status && ended4.signal == nil, "\(ended4.stderr)")
                 #expect(ended4.stderr.contains("Interrupted.") && ended4.stdout.isEmpty, "\(ended4.stderr)")
                 #expect(try await Self.waitForStatement(containing: "dep_delay", running: false))
             }
@@ -382,17 +383,7 @@ struct PostgresCommandLine {
     }
 
     static func shell(_ command: String, in dir: URL, _ env: [String: String]) throws -> CommandLineProcess {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/bin/sh")
-        p.arguments = ["-c", command]
-        p.currentDirectoryURL = dir
-        p.environment = env
-        p.standardInput = FileHandle.nullDevice
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        try p.run()
-        return CommandLineProcess.finish(p, out, err)
+        CommandLineProcess(try ChildProcess.run("/bin/sh", ["-c", command], environment: env, directory: dir.path))
     }
 
     /// Waits (up to a minute) until a statement on the server whose text contains `text` is

@@ -12,21 +12,9 @@ struct PostgresQueryMemoryTests {
     /// resident memory (KiB): its VmHWM read from /proc while it runs (as PQLTests' import
     /// memory test reads it, and for the same reasons).
     static func runMeasuringMemory(_ arguments: [String], output: URL) throws -> (status: Int32, stderr: String, maxRSSKiB: Int) {
-        let process = Process()
-        process.executableURL = CommandLineProcess.binary
-        process.arguments = arguments
-        process.environment = CommandLineProcess.environment
-        try #require(FileManager.default.createFile(atPath: output.path, contents: nil))
-        let out = try FileHandle(forWritingTo: output)
-        defer { try? out.close() }
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let peak = peakMemoryUntilExit(of: process)
-        let e = err.fileHandleForReading.readDataToEndOfFile()
-        return (process.terminationStatus, String(decoding: e, as: UTF8.self), peak)
+        let r = try ChildProcess.run(CommandLineProcess.binary.path, arguments, environment: CommandLineProcess.environment,
+                                     stdout: .file(output.path), measuringMemory: true)
+        return (r.status, r.stderrText, r.peakMemoryKiB)
     }
 
     @Test(.enabled(if: FileManager.default.fileExists(atPath: "/proc/self/status"), "peak memory is read from Linux's /proc"),

@@ -1,4 +1,5 @@
 import Foundation
+import PQLTestSupport
 import Testing
 
 /// Files that are streams (pipes, FIFOs, process substitution) are read like files; a
@@ -9,19 +10,7 @@ struct CommandLineInputTests {
 
     /// Runs a bash command line with `$PQL` set to the binary (for process substitution).
     static func bash(_ script: String) throws -> PQLProcess {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = ["-c", script]
-        process.environment = ProcessInfo.processInfo.environment.merging(["PQL": PQLProcess.binary.path]) { $1 }
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let o = out.fileHandleForReading.readDataToEndOfFile()
-        let e = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return PQLProcess(status: process.terminationStatus, stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: e, as: UTF8.self))
+        PQLProcess(try ChildProcess.run("/bin/bash", ["-c", script], environment: ProcessInfo.processInfo.environment.merging(["PQL": PQLProcess.binary.path]) { $1 }))
     }
 
     @Test func filterReadsProcessSubstitutionAndFIFOs() throws {

@@ -1,4 +1,5 @@
 import Foundation
+import PQLTestSupport
 import Testing
 
 /// Drives the built `pql` binary as a user would: arguments, standard input, exit status,
@@ -21,22 +22,19 @@ struct PQLProcess {
 
     static func run(_ arguments: [String], stdin: Data? = nil, rawArguments: [Data] = [],
                     environment: [String: String] = [:]) throws -> PQLProcess {
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(noStartupFile) { $1 }.merging(environment) { $1 }
-        let out = Pipe(), err = Pipe(), input = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = input
-        try process.run()
-        if let stdin { input.fileHandleForWriting.write(stdin) }
-        try input.fileHandleForWriting.close()
-        let o = out.fileHandleForReading.readDataToEndOfFile()
-        let e = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return PQLProcess(status: process.terminationStatus, stdout: String(decoding: o, as: UTF8.self),
-                          stderr: String(decoding: e, as: UTF8.self))
+        let r = try ChildProcess.run(binary.path, arguments,
+                                     environment: ProcessInfo.processInfo.environment.merging(noStartupFile) { $1 }.merging(environment) { $1 },
+                                     stdin: stdin ?? Data())
+        return PQLProcess(r)
+    }
+
+    init(status: Int32, stdout: String, stderr: String) {
+        (self.status, self.stdout, self.stderr) = (status, stdout, stderr)
+    }
+
+    /// A finished child's status and output.
+    init(_ r: ChildProcess.Result) {
+        self.init(status: r.status, stdout: r.stdoutText, stderr: r.stderrText)
     }
 
     /// An empty home and config directory, so that the user's startup file (`pqlrc`,

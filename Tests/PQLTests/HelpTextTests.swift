@@ -1,4 +1,5 @@
 import Foundation
+import PQLTestSupport
 import PQL
 import Testing
 
@@ -60,22 +61,11 @@ import Testing
             defer { try? FileManager.default.removeItem(at: dir) }
             // The PostgreSQL examples need a server: PQLPostgresTests runs them (PostgresCommandLine).
             for example in examples where !example.contains("postgres://") {
-                let p = Process()
-                p.executableURL = URL(fileURLWithPath: "/bin/sh")
-                p.arguments = ["-c", example]
-                p.currentDirectoryURL = dir
                 var env = ProcessInfo.processInfo.environment.merging(DemoCache.environment) { $1 }
                 env["PATH"] = bin + ":" + (env["PATH"] ?? "/usr/bin:/bin")
-                p.environment = env
-                p.standardInput = FileHandle.nullDevice
-                let out = Pipe(), err = Pipe()
-                p.standardOutput = out
-                p.standardError = err
-                try p.run()
-                let o = out.fileHandleForReading.readDataToEndOfFile()
-                let e = err.fileHandleForReading.readDataToEndOfFile()
-                p.waitUntilExit()
-                #expect(p.terminationStatus == 0, "\(example)\n\(String(decoding: e, as: UTF8.self))")
+                let r = try ChildProcess.run("/bin/sh", ["-c", example], environment: env, directory: dir.path)
+                let (o, e) = (r.stdout, r.stderr)
+                #expect(r.status == 0, "\(example)\n\(r.stderrText)")
                 // It says something (an import reports on standard error), unless a redirection saves its answer.
                 if !example.contains(" > ") && example != "pql" {
                     #expect(!o.isEmpty || !e.isEmpty, "\(example) printed nothing")

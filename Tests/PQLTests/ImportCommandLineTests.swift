@@ -209,20 +209,8 @@ struct ImportCommandLineTests {
     /// ru_maxrss would not do: a child started by posix_spawn shares the test runner's memory
     /// until it execs, and Linux counts that high-water mark as the child's.)
     private static func runMeasuringMemory(_ arguments: [String], in dir: URL) throws -> (status: Int32, stderr: String, maxRSSKiB: Int) {
-        let process = Process()
-        process.executableURL = PQLProcess.binary
-        process.arguments = arguments
-        let errURL = dir.appendingPathComponent("stderr.txt")
-        try #require(FileManager.default.createFile(atPath: errURL.path, contents: nil))
-        let err = try FileHandle(forWritingTo: errURL)
-        defer { try? err.close() }
-        process.standardError = err
-        process.standardOutput = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let peak = peakMemoryUntilExit(of: process)
-        let stderr = (try? String(contentsOf: errURL, encoding: .utf8)) ?? ""
-        return (process.terminationStatus, stderr, peak)
+        let r = try ChildProcess.run(PQLProcess.binary.path, arguments, stdout: .null, measuringMemory: true)
+        return (r.status, r.stderrText, r.peakMemoryKiB)
     }
 
     /// A 20 MB JSON Lines file once took about eight times its size (the whole text, its

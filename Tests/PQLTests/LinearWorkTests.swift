@@ -1,4 +1,5 @@
 import Foundation
+import PQLTestSupport
 import Testing
 @testable import PQL
 #if canImport(Glibc)
@@ -117,6 +118,7 @@ struct LinearWorkTests {
         posix_spawn_file_actions_addopen(&actions, 0, stdin, O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        _ = SpawnExtras.closeFrom(&actions, 3)
         let path = PQLProcess.binary.path
         let argv: [UnsafeMutablePointer<CChar>?] = ([path] + arguments).map { strdup($0) } + [nil]
         defer { for p in argv { free(p) } }

@@ -1,4 +1,5 @@
 import Foundation
+import PQLTestSupport
 import Testing
 
 /// Pipes, FIFOs and devices given where a file is expected (adversarial run): `pql import` of
@@ -16,19 +17,8 @@ struct PipeInputCommandLineTests {
     /// Runs a shell command line (for FIFOs and process substitution) with a bound on its time,
     /// so that a hang fails the test rather than the run.
     private static func shell(_ script: String, in dir: URL) throws -> PQLProcess {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = ["-c", script]
-        process.currentDirectoryURL = dir
-        process.environment = ProcessInfo.processInfo.environment.merging(["PQL": PQLProcess.binary.path]) { $1 }
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let o = out.fileHandleForReading.readDataToEndOfFile()
-        let e = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return PQLProcess(status: process.terminationStatus, stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: e, as: UTF8.self))
+        PQLProcess(try ChildProcess.run("/bin/bash", ["-c", script], environment: ProcessInfo.processInfo.environment.merging(["PQL": PQLProcess.binary.path]) { $1 },
+                                        directory: dir.path))
     }
 
     @Test("import refuses a FIFO and process substitution up front, naming the pipe")

@@ -1,5 +1,6 @@
 import CSQLite
 import Foundation
+import PQLTestSupport
 import PQLStore
 import Testing
 #if canImport(Glibc)
@@ -195,9 +196,6 @@ struct KillRun {
     /// Runs `pql arguments`, polling `store-wal`; sends SIGKILL as soon as it holds
     /// `killAtWAL` bytes or more (never, for nil).
     static func run(_ arguments: [String], store: String, killAtWAL: Int?, in dir: URL) throws -> KillRun {
-        let process = Process()
-        process.executableURL = PQLProcess.binary
-        process.arguments = arguments
         // Files, not pipes: nothing has to be read for the child to go on writing.
         let out = dir.appendingPathComponent("child-\(UUID().uuidString).out").path
         let err = dir.appendingPathComponent("child-\(UUID().uuidString).err").path
@@ -207,39 +205,26 @@ struct KillRun {
             try? FileManager.default.removeItem(atPath: out)
             try? FileManager.default.removeItem(atPath: err)
         }
-        guard let outHandle = FileHandle(forWritingAtPath: out), let errHandle = FileHandle(forWritingAtPath: err) else {
-            throw KillRunError("cannot open the child's output files in \(dir.path)")
-        }
-        process.standardOutput = outHandle
-        process.standardError = errHandle
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        try outHandle.close()
-        try errHandle.close()
-
         let wal = store + "-wal"
-        let deadline = Date().addingTimeInterval(300)
-        var maxWAL = 0, walAtKill = 0, timedOut = false
-        while process.isRunning {
-            let size = fileSize(wal)
-            maxWAL = max(maxWAL, size)
-            if let killAtWAL, size >= killAtWAL {
-                kill(process.processIdentifier, SIGKILL)
-                walAtKill = size
-                break
+        var maxWAL = 0, walAtKill = 0
+        let r: ChildProcess.Result
+        do {
+            r = try ChildProcess.run(PQLProcess.binary.path, arguments, stdout: .file(out), stderr: .file(err), timeout: .seconds(300),
+                                     interval: .microseconds(200)) { pid in
+                guard walAtKill == 0 else { return }
+                let size = fileSize(wal)
+                maxWAL = max(maxWAL, size)
+                if let killAtWAL, size >= killAtWAL {
+                    kill(pid, SIGKILL)
+                    walAtKill = size
+                }
             }
-            if Date() > deadline {
-                kill(process.processIdentifier, SIGKILL)
-                timedOut = true
-                break
-            }
-            usleep(200)
+        } catch {
+            throw KillRunError("pql \(arguments.joined(separator: " ")): \(error) \((try? String(contentsOfFile: err, encoding: .utf8)) ?? "")")
         }
-        process.waitUntilExit()
         let stderr = (try? String(contentsOfFile: err, encoding: .utf8)) ?? ""
-        if timedOut { throw KillRunError("pql \(arguments.joined(separator: " ")) ran for more than 300 s: \(stderr)") }
-        return KillRun(killed: process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGKILL,
-                       status: process.terminationStatus, walAtKill: walAtKill, maxWAL: maxWAL,
+        return KillRun(killed: r.signal == SIGKILL,
+                       status: r.signal ?? r.status, walAtKill: walAtKill, maxWAL: maxWAL,
                        stdout: (try? String(contentsOfFile: out, encoding: .utf8)) ?? "", stderr: stderr)
     }
 

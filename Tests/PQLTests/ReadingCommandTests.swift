@@ -1,5 +1,6 @@
 import CSQLite
 import Foundation
+import PQLTestSupport
 import Testing
 
 /// `pql query` (rows, `--count`, `--sql`), `pql FILE` and `.open` only read: the file's bytes,
@@ -138,21 +139,8 @@ struct ReadingCommandTests {
     /// Runs `pql` as an unprivileged user when the tests run as root.
     static func runWithoutPrivileges(_ arguments: [String], stdin: String? = nil) throws -> PQLProcess {
         guard getuid() == 0 else { return try PQLProcess.run(arguments, stdin: stdin.map { Data($0.utf8) }) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-        process.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", PQLProcess.binary.path] + arguments
-        let out = Pipe(), err = Pipe(), input = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = input
-        try process.run()
-        if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
-        try input.fileHandleForWriting.close()
-        let o = out.fileHandleForReading.readDataToEndOfFile()
-        let e = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return PQLProcess(status: process.terminationStatus, stdout: String(decoding: o, as: UTF8.self),
-                          stderr: String(decoding: e, as: UTF8.self))
+        return PQLProcess(try ChildProcess.run("/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", PQLProcess.binary.path] + arguments,
+                                        stdin: Data((stdin ?? "").utf8)))
     }
 
     /// One table PQL cannot key (FTS5's internal tables, a WITHOUT ROWID table) made the whole

@@ -1,4 +1,5 @@
 import Foundation
+import PQLTestSupport
 import Testing
 
 /// `pql` for scripts: `--version`, `-c` (repeated, in order), the startup file and `--no-rc`,
@@ -69,17 +70,9 @@ import Testing
         guard FileManager.default.fileExists(atPath: "/dev/full") else { Issue.record("this test needs /dev/full"); return }
         for arguments in [["-c", "dest == 'HNL'"], ["query", ":demo:", "--entity", "Airline"], ["query", ":demo:", "--entity", "Airline", "--format", "box"],
                           ["help", "language"], ["--version"], ["query", ":demo:", "--entity", "Airline", "--count"]] {
-            let p = Process()
-            p.executableURL = PQLProcess.binary
-            p.arguments = arguments
-            p.environment = DemoCache.environment
-            p.standardOutput = FileHandle(forWritingAtPath: "/dev/full")
-            let err = Pipe()
-            p.standardError = err
-            try p.run()
-            let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            p.waitUntilExit()
-            #expect(p.terminationReason == .exit && p.terminationStatus == 1, "\(arguments): \(p.terminationReason) \(p.terminationStatus) \(message)")
+            let r = try ChildProcess.run(PQLProcess.binary.path, arguments, environment: DemoCache.environment, stdout: .file("/dev/full"))
+            let message = r.stderrText
+            #expect(r.signal == nil && r.status == 1, "\(arguments): signal \(r.signal ?? 0), status \(r.status) \(message)")
             #expect(message == "pql: cannot write to standard output: No space left on device\n", "\(arguments): \(message)")
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import PQLTestSupport
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -99,6 +100,13 @@ final class PseudoTerminal: @unchecked Sendable {
         posix_spawn_file_actions_addopen(&actions, 0, name, O_RDWR, 0)
         posix_spawn_file_actions_adddup2(&actions, 0, 1)
         posix_spawn_file_actions_adddup2(&actions, 0, 2)
+        // Nothing else of the test runner reaches the child: another test's pipes kept open by
+        // this child would hold that test's reads (see ChildProcess).
+        guard SpawnExtras.closeFrom(&actions, 3) == 0 else {
+            close(master)
+            close(slave)
+            throw SpawnError(call: "posix_spawn_file_actions_addclosefrom_np", code: errno)
+        }
         var all = sigset_t(), none = sigset_t()
         sigfillset(&all)
         sigemptyset(&none)
