@@ -1,7 +1,16 @@
 // swift-tools-version:6.2
 // PQL: Apple's NSPredicate format-string language for Swift on every platform.
 // Tools 6.2 because the first compiler with SendableMetatype is 6.2 (see PredicateEvaluable).
+import Foundation
 import PackageDescription
+
+// The documentation's Swift code (README, language reference, DocC articles), one executable
+// target per block in Examples/Snippets/Sources/NAME: compiled with the rest (one build, the
+// libraries built once), checked against the text and run by `scripts/snippets --run`. They
+// import PQL's modules as a user's code does, without `@testable`.
+let snippetRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Examples/Snippets/Sources")
+let snippets = ((try? FileManager.default.contentsOfDirectory(atPath: snippetRoot.path)) ?? [])
+    .filter { !$0.hasPrefix(".") }.sorted()
 
 let package = Package(
     name: "PQL",
@@ -25,6 +34,12 @@ let package = Package(
         // For pql-bench only (`records` beside GRDB's Codable records): no library or test
         // target may depend on it, so PQL's users never build it.
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        // For the README's Hummingbird service example only (ReadmeHummingbirdService): packages
+        // that use PQL's products resolve it but never build it. Compiled here rather than in a
+        // package of its own, which built NIO, swift-crypto and BoringSSL a second time (12 of
+        // CI's minutes).
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         // PCRE2 (Debian's libpcre2-dev) for MATCHES, as decision D7 requires.
@@ -68,6 +83,12 @@ let package = Package(
         // without NIO): compiled here, run by `scripts/snippets --run` against PQL_POSTGRES_URL.
         .executableTarget(name: "ReadmePostgresServer", dependencies: ["PQL", "PQLStore", "PQLPostgres", .product(name: "PostgresNIO", package: "postgres-nio")],
                           path: "Examples/PostgresSnippets/Sources/ReadmePostgresServer"),
+        // The README's web service: Hummingbird 2 in a ServiceGroup with the PostgresClient;
+        // `scripts/snippets --run` starts it on a free port, asks it and stops it.
+        .executableTarget(name: "ReadmeHummingbirdService", dependencies: ["PQLPostgres",
+                                                                           .product(name: "Hummingbird", package: "hummingbird"),
+                                                                           .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")],
+                          path: "Examples/ServiceSnippets/Sources/ReadmeHummingbirdService"),
         // What the test targets share: the seeded random generator, fuzz regression inputs, deep trees,
         // the differential data and predicate generator and their model.
         .target(name: "PQLTestSupport", dependencies: ["PQL", "PQLStore"], path: "Tests/PQLTestSupport"),
@@ -77,5 +98,7 @@ let package = Package(
                     resources: [.copy("Fixtures")]),
         // Needs a server: PQL_POSTGRES_URL, as scripts/test and scripts/postgres run set it.
         .testTarget(name: "PQLPostgresTests", dependencies: ["PQL", "PQLStore", "PQLPostgres", "PQLDemo", "PQLTestSupport"], path: "Tests/PQLPostgresTests"),
-    ]
+    ] + snippets.map {
+        .executableTarget(name: $0, dependencies: ["PQL", "PQLStore"], path: "Examples/Snippets/Sources/\($0)")
+    }
 )

@@ -4,7 +4,7 @@ import PQLStore
 let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pql-snippet-records-\(UUID().uuidString)")
 try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
 defer { try? FileManager.default.removeItem(at: directory) }
-FileManager.default.changeCurrentDirectoryPath(directory.path)
+_ = FileManager.default.changeCurrentDirectoryPath(directory.path)
 // --- shown from here ---
 enum Priority: String, Codable, CaseIterable { case low, high }
 
