@@ -36,7 +36,7 @@ struct PostgresDialect: SQLDialect {
         case .sum: return "sum"
         case .average: return "avg"
         case .normalizeNFC: return "normalize"
-        case .booleanAsInteger: return ""
+        case .booleanAsInteger, .uuidText: return ""
         case .fold: return "\(quote(functionSchema)).fold_cd"
         case .requireValue: return "\(quote(functionSchema)).arg"
         case .utf16Length: return "\(quote(functionSchema)).utf16_length"
@@ -127,6 +127,8 @@ struct PostgresDialect: SQLDialect {
             return "avg(\(render(args[0])))::double precision"
         case (.booleanAsInteger, 1):
             return "(\(render(args[0])))::integer"
+        case (.uuidText, 1):
+            return "upper((\(render(args[0])))::text)"
         case (.normalizeNFC, 1):
             return "normalize(\(render(args[0])), NFC)"
         default: break

@@ -309,7 +309,9 @@ struct RowLayout: Sendable {
 
     static func value(_ cell: PostgresCell, _ type: AttributeType) throws -> PredicateValue {
         switch type {
-        case .string, .uri, .uuid: return try cell.decode(String?.self).map(PredicateValue.string) ?? .null
+        case .string, .uri: return try cell.decode(String?.self).map(PredicateValue.string) ?? .null
+        // PostgreSQL writes a uuid lower case; memory and SQLite hold Foundation's upper-case uuidString.
+        case .uuid: return try cell.decode(String?.self).map { .string($0.uppercased()) } ?? .null
         case .integer16, .integer32, .integer64: return try cell.decode(Int64?.self).map(PredicateValue.int) ?? .null
         case .double, .float: return try cell.decode(Double?.self).map(PredicateValue.double) ?? .null
         case .decimal: return try cell.decode(Decimal?.self).map(PredicateValue.decimal) ?? .null

@@ -160,7 +160,8 @@ extension PostgresPredicateStore {
         case .boolean: expression = "\(column)::boolean"
         // Seconds since 2001, as the stores give dates to Codable.
         case .date: expression = "(EXTRACT(EPOCH FROM \(column)) - 978307200)::float8"
-        case .string, .uuid, .uri, .binary: expression = "\(column)::text"
+        case .string, .uri, .binary: expression = "\(column)::text"
+        case .uuid: expression = "upper(\(column)::text)"
         }
         var sql = "SELECT \(expression) FROM \(qualified(root.table))"
         if model.isInheritanceTree(dest) {

@@ -60,7 +60,8 @@ struct PostgresRecordRow: RecordRow {
         let r = readings[column]
         guard !r.isKeyList else { return nil }
         switch r.type {
-        case .string, .uri, .uuid: return try cell(column, String.self)
+        case .string, .uri: return try cell(column, String.self)
+        case .uuid: return try cell(column, String.self)?.uppercased()
         default: return nil
         }
     }

@@ -51,7 +51,9 @@ extension PredicateSQLCompiler {
                     throw fail(.unsupported, "invalid keypath '\(whole.joined(separator: "."))': it continues after the attribute '\(key)'",
                                hint: "\(key) is a \(a.type.rawValue); only relationships can be followed with '.'")
                 }
-                let node = SQLNode.column(alias: alias, name: a.column)
+                // A uuid is compared as the text memory and SQLite hold (see SQLFunction.uuidText).
+                let column = SQLNode.column(alias: alias, name: a.column)
+                let node = a.type == .uuid ? SQLNode.call(.uuidText, [column]) : column
                 let nullable = a.isOptional || alias != scope.alias || model.root(entity).name != model.root(scope.entity).name
                 return .scalar(SQLExpression(node: node, kind: SQLKind(a), nullable: nullable || i > 0,
                                              column: IndexedColumn(table: model.root(entity).table, column: a.column)))

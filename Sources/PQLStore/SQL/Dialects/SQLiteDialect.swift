@@ -38,6 +38,8 @@ struct SQLiteDialect: SQLDialect {
             return "pql_native_only"
         // SQLite's booleans are the integers 0 and 1: `(x)`.
         case .booleanAsInteger: return ""
+        // A uuid attribute is stored as its upper-case text: `(x)`.
+        case .uuidText: return ""
         }
     }
 

@@ -149,6 +149,10 @@ package enum SQLFunction: Hashable {
     /// A boolean as the number 0 or 1, as the evaluator compares it with numbers (SQLite
     /// stores it so already; PostgreSQL's boolean needs a cast).
     case booleanAsInteger
+    /// A uuid attribute as the text SQLite stores for it, Foundation's upper-case `uuidString`
+    /// (SQLite's column is that text already; PostgreSQL's `uuid` type is compared with text
+    /// parameters and written lower case, so it is cast and upper-cased).
+    case uuidText
     /// Native-only mode's forms of PQL's arithmetic and string functions (PostgreSQL spells
     /// them with its own operators and the functions PQL installs): the value, or the
     /// evaluator's error when it is nil (arguments: value, error kind, message, hint).
@@ -183,7 +187,7 @@ package enum SQLFunction: Hashable {
         case .compare, .between, .search, .prefixCaseInsensitive, .builtin, .cast, .values, .aggregate: return true
         // A nil argument, a 64-bit overflow, a date beyond the database's range.
         case .requireValue, .integerArithmetic, .dateShift: return true
-        case .fold, .decided, .min, .max, .coalesce, .substring, .firstScalar, .sum, .average, .normalizeNFC, .booleanAsInteger: return false
+        case .fold, .decided, .min, .max, .coalesce, .substring, .firstScalar, .sum, .average, .normalizeNFC, .booleanAsInteger, .uuidText: return false
         case .realArithmetic, .asReal, .dateDifference, .utf16Length, .uppercase, .lowercase, .regexMatch, .exactNumberComparison, .caseFoldLike: return false
         }
     }
