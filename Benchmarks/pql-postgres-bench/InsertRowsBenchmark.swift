@@ -12,12 +12,12 @@ func insertRowsBenchmark(url: String, arguments: [String]) async throws {
     var rest = arguments[...]
     while let flag = rest.popFirst() {
         guard let value = rest.popFirst().flatMap({ Int($0) }), value > 0 else {
-            throw StoreError(.invalidValue, "\(flag) needs a positive number", hint: "pql-postgres-bench insertRows [--n N] [--runs R]")
+            usageError("\(flag) needs a positive number")
         }
         switch flag {
         case "--n": n = value
         case "--runs": runs = value
-        default: throw StoreError(.invalidValue, "unknown option \(flag)", hint: "pql-postgres-bench insertRows [--n N] [--runs R]")
+        default: usageError("unknown argument \(flag)")
         }
     }
     let schema = "pqlbench_rows_\(ProcessInfo.processInfo.processIdentifier)"

@@ -23,11 +23,11 @@ struct QueryBenchmark {
         var rest = arguments[...]
         while let flag = rest.popFirst() {
             if flag == "--keep" { b.keep = true; continue }
-            guard let value = rest.popFirst(), let number = Int(value) else { fatalError("\(flag) needs a number") }
+            guard let value = rest.popFirst(), let number = Int(value) else { usageError("\(flag) needs a number") }
             switch flag {
             case "--n": b.n = number
             case "--runs": b.runs = number
-            default: fatalError("unknown argument \(flag)")
+            default: usageError("unknown argument \(flag)")
             }
         }
         return b

@@ -16,11 +16,11 @@ struct RecordsBenchmark {
         var b = RecordsBenchmark()
         var rest = arguments[...]
         while let flag = rest.popFirst() {
-            guard let value = rest.popFirst(), let number = Int(value), number > 0 else { fatalError("\(flag) needs a positive number") }
+            guard let value = rest.popFirst(), let number = Int(value), number > 0 else { usageError("\(flag) needs a positive number") }
             switch flag {
             case "--n": b.n = number
             case "--runs": b.runs = number
-            default: fatalError("unknown argument \(flag)")
+            default: usageError("unknown argument \(flag)")
             }
         }
         return b

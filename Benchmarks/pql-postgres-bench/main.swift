@@ -14,6 +14,14 @@ guard let url = ProcessInfo.processInfo.environment["PQL_POSTGRES_URL"] else {
     FileHandle.standardError.write(Data("pql-postgres-bench: set PQL_POSTGRES_URL (scripts/postgres run -- swift run -c release pql-postgres-bench …)\n".utf8))
     exit(2)
 }
+let usage = "usage: pql-postgres-bench queries [--n N] [--runs R] [--keep] | copy [nycflights13 directory] | records [--n N] [--runs R] | insertRows [--n N] [--runs R]"
+
+/// A bad argument: what was wrong and the usage, on standard error, and exit status 2.
+func usageError(_ problem: String) -> Never {
+    FileHandle.standardError.write(Data("pql-postgres-bench: \(problem)\n\(usage)\n".utf8))
+    exit(2)
+}
+
 var arguments = Array(CommandLine.arguments.dropFirst())
 switch arguments.first {
 case "queries":
@@ -25,6 +33,5 @@ case "copy":
 case "insertRows":
     try await insertRowsBenchmark(url: url, arguments: Array(arguments.dropFirst()))
 default:
-    FileHandle.standardError.write(Data("usage: pql-postgres-bench queries [--n N] [--runs R] [--keep] | copy [nycflights13 directory] | records [--n N] [--runs R] | insertRows [--n N] [--runs R]\n".utf8))
-    exit(2)
+    usageError(arguments.first.map { "unknown benchmark '\($0)'" } ?? "which benchmark?")
 }
