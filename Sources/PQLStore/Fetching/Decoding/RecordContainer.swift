@@ -8,10 +8,10 @@ struct RecordContainer<Key: CodingKey, Row: RecordRow>: KeyedDecodingContainerPr
     var codingPath: [any CodingKey] { decoder.codingPath }
     var allKeys: [Key] { decoder.fields.names.compactMap { Key(stringValue: $0) } }
 
-    func contains(_ key: Key) -> Bool { decoder.fields.columns[key.stringValue] != nil }
+    func contains(_ key: Key) -> Bool { decoder.column(named: key.stringValue) != nil }
 
     @inline(__always) private func column(_ key: Key) throws -> Int {
-        guard let c = decoder.fields.columns[key.stringValue] else {
+        guard let c = decoder.column(named: key.stringValue) else {
             throw DecodingError.keyNotFound(key, .init(codingPath: codingPath, debugDescription: "no field '\(key.stringValue)'"))
         }
         return c
@@ -19,7 +19,7 @@ struct RecordContainer<Key: CodingKey, Row: RecordRow>: KeyedDecodingContainerPr
 
     /// The column of `key`, nil when the record has no such field or it is NULL.
     @inline(__always) private func presentColumn(_ key: Key) throws -> Int? {
-        guard let c = decoder.fields.columns[key.stringValue], try !decoder.row.isNull(c) else { return nil }
+        guard let c = decoder.column(named: key.stringValue), try !decoder.row.isNull(c) else { return nil }
         return c
     }
 
@@ -72,7 +72,7 @@ struct RecordContainer<Key: CodingKey, Row: RecordRow>: KeyedDecodingContainerPr
     // Optionals: one lookup of the column, where the protocol's defaults make three.
     func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? { try presentColumn(key).map { c in try bool(c, key) } }
     func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
-        guard let c = decoder.fields.columns[key.stringValue] else { return nil }
+        guard let c = decoder.column(named: key.stringValue) else { return nil }
         if let s = try decoder.row.string(c) { return s }
         return try decoder.row.isNull(c) ? nil : try ValueConversion.string(try value(c), [key])
     }
@@ -106,7 +106,7 @@ struct RecordContainer<Key: CodingKey, Row: RecordRow>: KeyedDecodingContainerPr
     }
 
     func superDecoder(forKey key: Key) throws -> any Decoder {
-        guard let c = decoder.fields.columns[key.stringValue] else { return PredicateValueDecoder(.null, codingPath: [key]) }
+        guard let c = decoder.column(named: key.stringValue) else { return PredicateValueDecoder(.null, codingPath: [key]) }
         return ColumnDecoder(decoder: decoder, column: c, codingPath: [key])
     }
 }

@@ -12,6 +12,30 @@ package final class RecordDecoder<Row: RecordRow>: Decoder {
     package let codingPath: [any CodingKey] = []
     package var userInfo: [CodingUserInfoKey: Any] { [:] }
 
+    /// The keys the type asked for in the last row, in order, and their columns. A Decodable
+    /// type asks for the same keys in the same order row after row: the key asked at a place
+    /// is compared with last row's key there (two short strings) before the fields'
+    /// dictionary is hashed, which for every key of every row was a large part of the cost.
+    private var askedNames: [String] = []
+    private var askedColumns: [Int?] = []
+    private var asked = 0
+
+    /// The column of the field `name`, nil when the record has none.
+    @inline(__always) func column(named name: String) -> Int? {
+        defer { asked += 1 }
+        if asked < askedNames.count {
+            if askedNames[asked] == name { return askedColumns[asked] }
+            let c = fields.columns[name]
+            askedNames[asked] = name
+            askedColumns[asked] = c
+            return c
+        }
+        let c = fields.columns[name]
+        askedNames.append(name)
+        askedColumns.append(c)
+        return c
+    }
+
     package init(row: Row, fields: RecordFields) {
         self.row = row
         self.fields = fields
@@ -20,7 +44,12 @@ package final class RecordDecoder<Row: RecordRow>: Decoder {
     /// The current row as `T`, its fields at the columns `fields` gives; a failure is a
     /// `StoreError` naming the entity, the row's key and the field.
     package func decode<T: Decodable>(_ type: T.Type, fields: RecordFields) throws(StoreError) -> T {
+        if fields.entity != self.fields.entity {
+            askedNames.removeAll(keepingCapacity: true)
+            askedColumns.removeAll(keepingCapacity: true)
+        }
         self.fields = fields
+        asked = 0
         do {
             return try T(from: self)
         } catch let error as StoreError {
