@@ -44,7 +44,9 @@ import Testing
         let role = "pql_wait_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(12)
         try await admin.execute("CREATE ROLE \(role) LOGIN PASSWORD 'wait' CONNECTION LIMIT \(connectionLimit)")
         try await admin.execute("CREATE SCHEMA \(role) AUTHORIZATION \(role)")
-        try await admin.execute("DO $$ BEGIN EXECUTE format('GRANT CREATE ON DATABASE %I TO \(role)', current_database()); END $$")
+        // Tests grant on the one database side by side, and concurrent GRANTs on an object fail
+        // ("tuple concurrently updated"): an advisory lock takes them in turn.
+        try await admin.execute("DO $$ BEGIN PERFORM pg_advisory_xact_lock(\(Self.grantLock)); EXECUTE format('GRANT CREATE ON DATABASE %I TO \(role)', current_database()); END $$")
         var c = URLComponents(string: base)!
         c.user = role
         c.password = "wait"
@@ -68,10 +70,14 @@ import Testing
         Issue.record("the sessions of \(role) did not end")
     }
 
+    /// The advisory lock the roles' grants on the test database take in turn.
+    static let grantLock = 7_242_001
+
     static func dropRole(_ role: String, _ admin: PostgresPredicateStore) async {
         try? await admin.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = '\(role)'")
         try? await admin.execute("DROP SCHEMA \(role) CASCADE")
-        try? await admin.execute("DROP OWNED BY \(role)")
+        // DROP OWNED revokes the database grant: in turn with the GRANTs, as above.
+        try? await admin.execute("DO $$ BEGIN PERFORM pg_advisory_xact_lock(\(Self.grantLock)); EXECUTE 'DROP OWNED BY \(role)'; END $$")
         try? await admin.execute("DROP ROLE \(role)")
         await admin.close()
     }
