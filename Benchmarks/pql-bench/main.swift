@@ -84,35 +84,18 @@ func log(_ message: String) {
     FileHandle.standardError.write(Data((message + "\n").utf8))
 }
 
-if CommandLine.arguments.dropFirst().first == "store" {
+/// The sub-commands, each a benchmark of its own: its figures printed, then the exit.
+let subcommands: [String: ([String]) -> String] = [
+    "store": { StoreBenchmark.parse($0).run() },
+    "group": { GroupBenchmark.parse($0).run() },
+    "records": { RecordsBenchmark.parse($0).run() },
+    "eval": { EvalBenchmark.parse($0).run() },
+]
+if let name = CommandLine.arguments.dropFirst().first, let run = subcommands[name] {
     #if DEBUG
     log("warning: this is a debug build; build with -c release for meaningful figures")
     #endif
-    print(StoreBenchmark.parse(Array(CommandLine.arguments.dropFirst(2))).run())
-    exit(0)
-}
-
-if CommandLine.arguments.dropFirst().first == "group" {
-    #if DEBUG
-    log("warning: this is a debug build; build with -c release for meaningful figures")
-    #endif
-    print(GroupBenchmark.parse(Array(CommandLine.arguments.dropFirst(2))).run())
-    exit(0)
-}
-
-if CommandLine.arguments.dropFirst().first == "records" {
-    #if DEBUG
-    log("warning: this is a debug build; build with -c release for meaningful figures")
-    #endif
-    print(RecordsBenchmark.parse(Array(CommandLine.arguments.dropFirst(2))).run())
-    exit(0)
-}
-
-if CommandLine.arguments.dropFirst().first == "eval" {
-    #if DEBUG
-    log("warning: this is a debug build; build with -c release for meaningful figures")
-    #endif
-    print(EvalBenchmark.parse(Array(CommandLine.arguments.dropFirst(2))).run())
+    print(run(Array(CommandLine.arguments.dropFirst(2))))
     exit(0)
 }
 

@@ -31,6 +31,24 @@ func abandonable<T: Sendable>(_ operation: @escaping @Sendable () async throws -
     }
 }
 
+/// Waits for `task` to end, `limit` at most: true when it ended, false when the wait gave up
+/// (the task goes on). For tasks whose end nothing else bounds, such as a client's `run()`.
+func waitFor(_ task: Task<Void, Never>, atMost limit: Duration) async -> Bool {
+    struct GaveUp: Error {}
+    do {
+        try await abandonable({ await task.value }) { give in
+            let timer = Task {
+                guard (try? await Task.sleep(for: limit)) != nil else { return }
+                give(GaveUp())
+            }
+            return { timer.cancel() }
+        }
+        return true
+    } catch {
+        return false
+    }
+}
+
 /// The one result a waiting caller gets: the first delivered, the others dropped.
 final class Outcome<T: Sendable>: Sendable {
     private struct State {

@@ -282,14 +282,7 @@ public final class PostgresPredicateStore: Sendable {
         // PostgresNIO's run() ends once its pool has shut down; a pool that never reports the
         // end (seen as a test suite that hung, every thread idle, no connection left) must not
         // hold the caller for ever.
-        let limit = waitLimits.cancelling
-        _ = try? await abandonable({ await runner.value }) { give in
-            let timer = Task {
-                guard (try? await Task.sleep(for: limit)) != nil else { return }
-                give(StoreError(.timedOut, "the PostgreSQL client did not stop within \(describe(limit))"))
-            }
-            return { timer.cancel() }
-        }
+        _ = await waitFor(runner, atMost: waitLimits.cancelling)
     }
 
     /// The model of a store that has not read its own yet.

@@ -47,23 +47,9 @@ import Testing
     /// ends fails the test rather than hanging the run.
     static func stop(_ runner: Task<Void, Never>) async {
         runner.cancel()
-        final class Waiter: Sendable {
-            let continuation = Mutex<CheckedContinuation<Bool, Never>?>(nil)
-            func resume(_ ended: Bool) { continuation.withLock { $0.take() }?.resume(returning: ended) }
+        if !(await waitFor(runner, atMost: .seconds(60))) {
+            Issue.record("client.run() did not end within 60 s of its cancellation")
         }
-        let waiter = Waiter()
-        let ended = await withCheckedContinuation { (c: CheckedContinuation<Bool, Never>) in
-            waiter.continuation.withLock { $0 = c }
-            Task {
-                await runner.value
-                waiter.resume(true)
-            }
-            Task {
-                try? await Task.sleep(for: .seconds(60))
-                waiter.resume(false)
-            }
-        }
-        if !ended { Issue.record("client.run() did not end within 60 s of its cancellation") }
     }
 
     @Test func aStoreMadeBeforeItsClientRunsReadsItsModelAtTheFirstCall() async throws {
