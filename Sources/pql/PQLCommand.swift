@@ -15,12 +15,13 @@ struct PQLCommand: ParsableCommand {
         Examples:
           pql query :demo: --entity Airline --where "name BEGINSWITH 'United'"
           pql format "name like[cd] 'a*' && age => 18"
+          pql lint --arg '"Adam"' 'firstName == %@'
           pql query postgres://me@localhost/flights --entity Flight --count \\
             --where "dest == 'HNL'"
           pql help language
         """,
         version: "pql \(PQLVersion.number)",
-        subcommands: [ReplCommand.self, FormatCommand.self, FilterCommand.self, ImportCommand.self, QueryCommand.self,
+        subcommands: [ReplCommand.self, FormatCommand.self, LintCommand.self, FilterCommand.self, ImportCommand.self, QueryCommand.self,
                       UpdateCommand.self, DeleteCommand.self, DemoCommand.self, CodegenCommand.self],
         defaultSubcommand: ReplCommand.self
     )

@@ -18,8 +18,21 @@ struct PredicateValueOptions: ParsableArguments {
 
     /// Parses the predicate with the `--arg` values.
     /// The predicate with the place of each of its nodes, for errors found later (an unknown
-    /// key in the store, a failing sub-expression in memory).
+    /// key in the store, a failing sub-expression in memory). The parse's warnings (an
+    /// argument no specifier takes) go to standard error; they do not stop the command.
     func parse(_ text: String) throws -> (tree: PredicateNode, sourceMap: SourceMap) {
+        let values = try argumentValues()
+        do {
+            let parsed = try PredicateNode.parseWithPositionsAndWarnings(format: text, argumentArray: values)
+            for warning in parsed.warnings { Output.error(warning.rendered) }
+            return (parsed.tree, parsed.sourceMap)
+        } catch {
+            throw UserFacingError(text: error.rendered)
+        }
+    }
+
+    /// The `--arg` values, read from their JSON.
+    func argumentValues() throws -> [Any?] {
         var values: [Any?] = []
         for (i, json) in arguments.enumerated() {
             do {
@@ -29,11 +42,7 @@ struct PredicateValueOptions: ParsableArguments {
                 throw ValidationError("--arg \(i + 1) is not valid JSON (\(error)): \(json)")
             }
         }
-        do {
-            return try PredicateNode.parse(format: text, argumentArray: values)
-        } catch {
-            throw UserFacingError(text: error.rendered)
-        }
+        return values
     }
 
     /// The `--var` bindings.

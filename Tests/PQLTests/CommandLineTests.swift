@@ -112,9 +112,11 @@ struct FormatCommandTests {
         let missing = try PQLProcess.run(["format", "a == %@ AND b == %@", "--arg", "1"])
         #expect(missing.status == 1)
         #expect(missing.stderr.contains("%@ has no argument"))
+        // A surplus argument is ignored with a warning, as NSPredicate ignores it (D15).
         let surplus = try PQLProcess.run(["format", "--arg", "1", "--arg", "2", "a == %@"])
-        #expect(surplus.status == 1)
-        #expect(surplus.stderr.contains("2 arguments were given but the format string has 1 specifier"))
+        #expect(surplus.status == 0)
+        #expect(surplus.stdout == "a == 1\n")
+        #expect(surplus.stderr.contains("warning: 2 arguments were given but the format string has 1 specifier: argument 2 is ignored"))
         let mistyped = try PQLProcess.run(["format", "--arg", "5", "%K == 1"])
         #expect(mistyped.status == 1)
         #expect(mistyped.stderr.contains("%K needs a key-path string"))

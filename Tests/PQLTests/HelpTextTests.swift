@@ -6,7 +6,7 @@ import Testing
 /// The help `pql` prints: paragraphs ArgumentParser wraps (not pre-wrapped), examples that run,
 /// `.help` naming every command, and `pql help language` covering the whole language.
 @Suite(.serialized) struct HelpTextTests {
-    static let commands = ["repl", "format", "filter", "import", "query", "update", "delete", "codegen"]
+    static let commands = ["repl", "format", "lint", "filter", "import", "query", "update", "delete", "codegen"]
 
     /// `pql [COMMAND] --help` at a given width (ArgumentParser reads `COLUMNS`).
     static func help(_ command: String?, columns: Int) throws -> String {

@@ -139,8 +139,11 @@ let allParsePrintCases: [ParsePrintCase] = ParsePrintTests.specExamples + ParseP
         let p = try PredicateNode(format: "lastName like '%@'")
         guard case .comparison(let c) = p else { Issue.record("not a comparison: \(p)"); return }
         #expect(c.rhs == .constant(.string("%@")))
-        // PQL rejects a surplus argument where Apple ignores it (see MalformedInputTests).
-        #expect(throws: PredicateFormatError.self) { try PredicateNode(format: "lastName like '%@'", "Smith") }
+        // Apple ignores the argument; PQL does too, with warnings (D15).
+        #expect(try PredicateNode(format: "lastName like '%@'", "Smith") == p)
+        let (tree, warnings) = try PredicateNode.parseWithWarnings(format: "lastName like '%@'", argumentArray: ["Smith"])
+        #expect(tree == p)
+        #expect(warnings.map(\.kind) == [.surplusArgument, .quotedSpecifier])
     }
 
     @Test("A.1 #11: #like is the key like")

@@ -4,7 +4,8 @@ import Foundation
 ///
 /// Each specifier checks its argument's type: `%K` takes a key-path string, `%d` an integer,
 /// `%f` a number, `%s` a string, `%@` any value (or an ``ExpressionNode``, inserted as is).
-/// A missing, surplus or mistyped argument is a ``PredicateFormatError`` at the specifier.
+/// A missing or mistyped argument is a ``PredicateFormatError`` at the specifier; a surplus one
+/// is a warning (``PredicateDiagnostic``).
 struct ArgumentList {
     private let values: [Any?]
     private(set) var used = 0
@@ -93,14 +94,47 @@ struct ArgumentList {
         }
     }
 
-    /// Every argument must be consumed: a surplus one is a mistake, not noise.
-    func checkAllUsed(source: String, end: Int) throws(PredicateFormatError) {
-        guard used < values.count else { return }
+    /// Arguments no specifier took are ignored, as `NSPredicate` ignores them (decision D15),
+    /// but never silently: a warning at the end of the input, and one at each quoted string
+    /// holding a specifier's text (`'%@'`), the usual reason an argument goes unused.
+    /// `quoted` lists those strings' byte ranges.
+    func surplusWarnings(source: String, end: Int, quoted: [(start: Int, end: Int, specifier: String)]) -> [PredicateDiagnostic] {
+        guard used < values.count else { return [] }
         let extra = values.count - used
-        throw Diagnostics.error(.surplusArgument,
-                                "\(values.count) argument\(values.count == 1 ? " was" : "s were") given but the format string has \(used) specifier\(used == 1 ? "" : "s")",
-                                start: end, end: end, source: source, found: "\(extra) unused argument\(extra == 1 ? "" : "s")",
-                                hint: "remove the extra argument\(extra == 1 ? "" : "s"), or add %@ where \(extra == 1 ? "it belongs" : "they belong")")
+        var out: [PredicateDiagnostic] = []
+        let first = used + 1
+        for (i, q) in quoted.enumerated() {
+            let ordinal = first + i
+            let which = ordinal <= values.count ? "argument \(ordinal) is never used" : "it takes no argument"
+            out.append(PredicateDiagnostic.warning(.quotedSpecifier, "'\(q.specifier)' inside quotes is text, not a specifier: \(which)",
+                                start: q.start, end: q.end, source: source,
+                                hint: "remove the quotes to use the argument: \(q.specifier)", replacement: q.specifier))
+        }
+        let arguments = extra == 1 ? "argument \(first) is" : "arguments \(first)–\(values.count) are"
+        out.insert(PredicateDiagnostic.warning(.surplusArgument,
+                            "\(values.count) argument\(values.count == 1 ? " was" : "s were") given but the format string has \(used) specifier\(used == 1 ? "" : "s"): \(arguments) ignored",
+                            start: end, end: end, source: source,
+                            hint: quoted.isEmpty
+                                ? "remove the extra argument\(extra == 1 ? "" : "s"), or add %@ where \(extra == 1 ? "it belongs" : "they belong")"
+                                : "a specifier inside quotes is text; remove the quotes around it"), at: 0)
+        return out
+    }
+
+    /// The first specifier written inside a string literal's text (`%@` in `'%@'`), if any.
+    static func quotedSpecifier(in text: String) -> String? {
+        let bytes = Array(text.utf8)
+        var i = 0
+        while i < bytes.count {
+            guard bytes[i] == UInt8(ascii: "%") else { i += 1; continue }
+            var j = i + 1
+            // printf's flags, width, precision and length modifiers, as the lexer skips them.
+            while j < bytes.count, "-+ #0123456789.hlqLztj".utf8.contains(bytes[j]) { j += 1 }
+            if j < bytes.count, "@KdiDuUoOxXeEfFgGaAcCsSP".utf8.contains(bytes[j]) {
+                return String(decoding: bytes[i...j], as: UTF8.self)
+            }
+            i = j + (j < bytes.count && bytes[j] == UInt8(ascii: "%") ? 1 : 0)
+        }
+        return nil
     }
 
     private static func integer(_ raw: Any?) -> PredicateValue? {

@@ -191,7 +191,7 @@ struct EvaluatorCompiler<Root> {
             guard args.count == f.arity else {
                 throw EvalError.unsupported("\(f.selector) takes \(f.arity) argument\(f.arity == 1 ? "" : "s"), not \(args.count)")
             }
-            if [.distanceToLocation, .tokenize, .indexed].contains(f) {
+            if [.distanceToLocation, .indexed].contains(f) {
                 throw EvalError.unsupported("\(f.selector) is a Core Location / Core Data internal with no meaning outside Apple platforms")
             }
             let fs = try args.indices.map { (i) throws(EvalError) in try compile(args[i], at: kids[place: i]) }
@@ -225,8 +225,11 @@ struct EvaluatorCompiler<Root> {
             }
             return { root, state throws(EvalError) in try IndexAccess.element(try b(root, &state), sub, nil) }
         case .customFunction(let target, let selector, let args):
-            guard let body = functions.table[selector] else {
-                throw EvalError.unsupported("FUNCTION selector '\(selector)' is not registered",
+            // The caller's functions first, then the few selectors with a meaning of their own.
+            guard let body = functions.table[selector] ?? SelectorEvaluation.builtin(selector) else {
+                throw EvalError.unsupported(SelectorOperator.isOperatorSelector(selector) && args.count == 1
+                                                ? "the selector '\(selector)' has no meaning without the Objective-C runtime, and no function is registered for it"
+                                                : "FUNCTION selector '\(selector)' is not registered",
                                             hint: "register it: PredicateFunctions([\"\(selector)\": { target, args in … }])")
             }
             let t = try compile(target, at: kids[place: 0])

@@ -49,7 +49,8 @@ enum FunctionEvaluation {
         case .canonical:
             return .string(StringFolding.fold(try string(args[0], f), caseInsensitive: true, diacriticInsensitive: true))
         case .noindex: return args[0]
-        case .distanceToLocation, .tokenize, .indexed:
+        case .tokenize: return try Tokenizing.tokenize(args[0], options: args[1])
+        case .distanceToLocation, .indexed:
             throw EvalError.unsupported("\(f.selector) is a Core Location / Core Data internal with no meaning outside Apple platforms")
         }
     }

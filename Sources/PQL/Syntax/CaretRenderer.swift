@@ -21,7 +21,8 @@
 /// ```
 public enum CaretRenderer {
     /// The rendering of `message` about `range` of `source`. Each of `notes` is a line of
-    /// its own (`= expected …, found …`); the `hint`, when there is one, comes last.
+    /// its own (`= expected …, found …`); the `hint`, when there is one, comes last. `label`
+    /// starts the first line: `error`, or `warning` for a ``PredicateDiagnostic``.
     ///
     /// ```swift
     /// CaretRenderer.render(message: "m", source: "a ==\r\nb", range: SourceRange(offset: 6, length: 1, line: 2, column: 1),
@@ -29,7 +30,7 @@ public enum CaretRenderer {
     /// // "error: m\n --> line 2, column 1\n  |\n2 | b\n  | ^\n  = in: b"
     /// ```
     public static func render(message: String, source: String, range: SourceRange,
-                              notes: [String] = [], hint: String? = nil) -> String {
+                              notes: [String] = [], hint: String? = nil, label: String = "error") -> String {
         // Lines end at "\n" bytes, as SourceRange counts them ("\r\n" is one Character, so
         // splitting the String would not split CRLF text); the "\r" is not shown.
         let lines = source.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
@@ -44,7 +45,7 @@ public enum CaretRenderer {
         // Tabs keep their width in the caret line, wide characters take two blanks.
         let prefix = TerminalText.blanks(under: head)
         let width = min(caretCells(source: source, range: range), max(1, TerminalText.cells(tail)))
-        var out = "error: \(TerminalText.visible(message))\n"
+        var out = "\(label): \(TerminalText.visible(message))\n"
         out += "\(gutter)--> \(range)\n"
         out += "\(gutter) |\n"
         out += "\(number) | \(head)\(tail)\n"

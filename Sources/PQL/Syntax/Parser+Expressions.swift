@@ -204,8 +204,8 @@ extension Parser {
         }
     }
 
-    /// `key-component = identifier | "#" , word | "@" , identifier`, or `%K`, whose argument
-    /// may hold several components (`$x.%K`, common in SUBQUERY templates).
+    /// `key-component = identifier | "#" , word | "@" , identifier`, or `%K` (or `%@` given a
+    /// string), whose argument may hold several components (`$x.%K`, common in SUBQUERY templates).
     mutating func parseKeyComponents() throws(PredicateFormatError) -> [String] {
         let t = current
         switch t.kind {
@@ -216,6 +216,23 @@ extension Parser {
             advance()
             guard case .keyPath(let components) = try arguments.bind(t, source: source) else { return [] }
             return components
+        case .formatSpecifier where t.text.hasSuffix("@"):
+            // Apple reads a string `%@` after a dot as a key (`SELF.%@.value`), as `%K`.
+            advance()
+            switch try arguments.bind(t, source: source) {
+            case .constant(.string(let key)):
+                let components = key.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+                guard !key.isEmpty, !components.contains(where: \.isEmpty) else {
+                    throw error(.argumentType, "%@ after '.' needs a key, but its argument \"\(key)\" is not a key path", at: t,
+                                hint: "a key path is one or more non-empty keys joined by dots")
+                }
+                return components
+            case .keyPath(let components):
+                return components
+            default:
+                throw error(.argumentType, "%@ after '.' stands for a key, so its argument must be a string", at: t,
+                            hint: "pass the key name as a String, or write %K")
+            }
         case .keyword:
             let word = text(from: t.start, to: t.end)
             throw error(.reservedWord, "\(t.keyword!.spelling) is a reserved word and cannot be a key as written",
@@ -256,6 +273,9 @@ extension Parser {
             return (leaves.node(.double(t.double.bitPattern)), 1)
         case .string:
             advance()
+            if t.text.utf8.contains(UInt8(ascii: "%")), let spec = ArgumentList.quotedSpecifier(in: t.text) {
+                quotedSpecifiers.append((t.start, t.end, spec))
+            }
             return (leaves.node(.string(ExactText(t.text))), 1)
         case .variable:
             advance()

@@ -133,7 +133,9 @@ extension Parser {
         let lhsMark = positions.lastSubtree.mark
         guard let op = PrecedenceTable.comparisonOperator(current) else {
             try rejectNegatedOperator(lhsStart: start, lhsEnd: lhsEnd)
-            try rejectCustomSelector()
+            if current.kind == .identifier, !current.escaped, peek().kind == .colon {
+                return try parseSelectorOperator(lhs, start: start, lhsMark: lhsMark, quantifier: quantifier, nodeStart: nodeStart)
+            }
             return .expression(lhs, start: start, end: lhsEnd)
         }
         let opToken = current
@@ -230,12 +232,39 @@ extension Parser {
                     hint: "write NOT (\(lhsText) \(opText) \(rhsText))")
     }
 
-    /// `self isKindOfClass: %@`: Apple's custom selector operators need the Objective-C runtime.
-    mutating func rejectCustomSelector() throws(PredicateFormatError) {
-        guard current.kind == .identifier, peek().kind == .colon else { return }
-        throw error(.unsupported, "custom selector operators ('\(current.text):') are not supported",
-                    from: current.start, to: peek().end,
-                    hint: "use a comparison operator, or FUNCTION(…) with a function registered in Swift")
+    /// `lhs selector: rhs`, Apple's custom selector operator (`SELF isKindOfClass: %@`): the
+    /// comparison `FUNCTION(lhs, "selector:", rhs) == YES` (``SelectorOperator``). What it
+    /// means is decided when it is evaluated, not here.
+    mutating func parseSelectorOperator(_ lhs: Parsed, start: Int, lhsMark: Int, quantifier: Quantifier, nodeStart: Int?)
+        throws(PredicateFormatError) -> PredicateOrExpression
+    {
+        let name = current
+        let selector = name.text + ":"
+        guard quantifier == .direct else {
+            throw error(.unsupported, "ANY and ALL cannot range over a custom selector operator ('\(selector)')",
+                        from: name.start, to: peek().end,
+                        hint: "test each element with SUBQUERY(collection, $x, $x \(selector) value).@count > 0")
+        }
+        guard SelectorOperator.isOperatorSelector(selector) else {
+            throw error(.unexpectedToken, "'\(selector)' cannot be a selector operator", from: name.start, to: peek().end,
+                        hint: "a selector operator is one name and a colon, as in SELF isKindOfClass: 'NSString'")
+        }
+        advance()
+        let colon = current
+        advance()
+        let rhs = try parseExpression()
+        let h = max(lhs.height, rhs.height) + 2
+        try checkHeight(h, at: name)
+        if let next = PrecedenceTable.comparisonOperator(current) {
+            throw error(.chainedComparison, "comparisons cannot be chained: \(next.symbol) after a selector operator",
+                        hint: "join two comparisons with AND")
+        }
+        // The tree is FUNCTION(lhs, "selector:", rhs) == YES: the call covers both operands,
+        // the YES is the selector's own text, the comparison all of it.
+        positions.node(from: start, to: previousEnd, since: lhsMark)
+        positions.node(from: name.start, to: colon.end, since: positions.mark)
+        positions.node(from: nodeStart ?? start, to: previousEnd, since: lhsMark)
+        return .predicate(.comparison(SelectorOperator.comparison(lhs.node, selector: selector, rhs.node)), height: h)
     }
 
     /// A bare expression where a predicate is required is an error (decision D6).

@@ -39,6 +39,11 @@ struct Parser {
     var leaves = LeafNodes()
     /// Where each node was written, when the caller asked (``SourceMap``).
     var positions: SourceMapRecorder
+    /// String literals whose text holds a specifier (`'%@'`): if arguments go unused, these
+    /// are why, and the warnings point at them.
+    var quotedSpecifiers: [(start: Int, end: Int, specifier: String)] = []
+    /// What the parse found worth telling that is no error (``PredicateDiagnostic``).
+    private(set) var warnings: [PredicateDiagnostic] = []
 
     /// A parsed expression with the height of its tree, so that operator chains count toward
     /// the nesting limit too.
@@ -62,9 +67,9 @@ struct Parser {
     }
 
     /// Parses a whole predicate format string, with the ``SourceMap`` of its nodes when
-    /// `recordsPositions`.
+    /// `recordsPositions`, and the warnings found (surplus arguments).
     static func parsePredicate(_ source: String, arguments: ArgumentList, recordsPositions: Bool)
-        throws(PredicateFormatError) -> (node: PredicateNode, map: SourceMap)
+        throws(PredicateFormatError) -> (node: PredicateNode, map: SourceMap, warnings: [PredicateDiagnostic])
     {
         try run(source, arguments: arguments, recordsPositions: recordsPositions) { (parser) throws(PredicateFormatError) in
             guard parser.current.kind != .eof else {
@@ -73,7 +78,7 @@ struct Parser {
             }
             let p = try parser.parsePredicateRule()
             try parser.finish()
-            return (p, parser.positions.map(source))
+            return (p, parser.positions.map(source), parser.warnings)
         }
     }
 
@@ -83,9 +88,9 @@ struct Parser {
     }
 
     /// Parses a whole expression format string, with the ``SourceMap`` of its nodes when
-    /// `recordsPositions`.
+    /// `recordsPositions`, and the warnings found (surplus arguments).
     static func parseExpression(_ source: String, arguments: ArgumentList, recordsPositions: Bool)
-        throws(PredicateFormatError) -> (node: ExpressionNode, map: SourceMap)
+        throws(PredicateFormatError) -> (node: ExpressionNode, map: SourceMap, warnings: [PredicateDiagnostic])
     {
         try run(source, arguments: arguments, recordsPositions: recordsPositions) { (parser) throws(PredicateFormatError) in
             guard parser.current.kind != .eof else {
@@ -93,7 +98,7 @@ struct Parser {
             }
             let e = try parser.parseExpression()
             try parser.finish()
-            return (e.node, parser.positions.map(source))
+            return (e.node, parser.positions.map(source), parser.warnings)
         }
     }
 
@@ -130,7 +135,7 @@ struct Parser {
         return try result.get()
     }
 
-    /// The whole input must be consumed, and every argument used.
+    /// The whole input must be consumed; arguments left over are warnings (decision D15).
     private mutating func finish() throws(PredicateFormatError) {
         guard current.kind == .eof else {
             if let c = PrecedenceTable.comparisonOperator(current) {
@@ -140,7 +145,7 @@ struct Parser {
             throw unexpected(expected: ["AND", "OR", "end of input"],
                              hint: suggestionForStrayWord() ?? "join conditions with AND or OR")
         }
-        try arguments.checkAllUsed(source: source, end: current.start)
+        warnings += arguments.surplusWarnings(source: source, end: current.start, quoted: quotedSpecifiers)
     }
 
     // MARK: - Tokens

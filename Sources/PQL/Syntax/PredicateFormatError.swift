@@ -129,8 +129,9 @@ public struct PredicateFormatError: Error, Hashable, Sendable, CustomStringConve
     /// Made for terminals: control characters of the input show as symbols (`␛`, `␇`…), never
     /// raw, and a long line is cut to the part around the caret, marked with `…`.
     public var rendered: String {
-        let notes = !expected.isEmpty && kind == .unexpectedToken
-            ? ["expected \(Self.list(expected)), found \(found)"] : []
+        // "expected X, found Y" is often the message itself: say it once.
+        let note = "expected \(Self.list(expected)), found \(found)"
+        let notes = !expected.isEmpty && kind == .unexpectedToken && !message.contains(note) ? [note] : []
         return CaretRenderer.render(message: message, source: source, range: range, notes: notes, hint: hint)
     }
 

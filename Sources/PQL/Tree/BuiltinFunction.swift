@@ -138,7 +138,8 @@ public enum BuiltinFunction: String, Hashable, Sendable, CaseIterable {
 
     /// One-argument functions written without the colon, and Apple's documented `random:`.
     static let shortNames: [String: BuiltinFunction] = {
-        var names: [String: BuiltinFunction] = ["random:": .randomn]
+        // `tokenize(text, 'cdl')` is how CloudKit's full-text search writes tokenize:using:.
+        var names: [String: BuiltinFunction] = ["random:": .randomn, "tokenize": .tokenize]
         for f in allCases where f.arity == 1 && f != .negate {
             names[String(f.rawValue.dropLast())] = f
         }

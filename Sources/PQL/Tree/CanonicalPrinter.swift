@@ -44,6 +44,13 @@ enum CanonicalPrinter {
     }
 
     static func write(_ c: ComparisonNode, to out: inout String) {
+        if let (lhs, selector, rhs) = SelectorOperator.parts(of: c) {
+            // `FUNCTION(a, "sel:", b) == YES` is the custom selector operator `a sel: b`.
+            write(lhs, to: &out)
+            out += " \(selector) "
+            write(rhs, to: &out)
+            return
+        }
         switch c.quantifier {
         case .direct: break
         case .any: out += "ANY "

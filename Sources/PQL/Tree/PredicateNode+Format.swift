@@ -8,8 +8,9 @@ extension PredicateNode {
     /// let p = try PredicateNode(format: "%K BEGINSWITH[c] %@ AND age BETWEEN {18, 65}", "name", "a")
     /// print(p)   // name BEGINSWITH[c] "a" AND age BETWEEN {18, 65}
     /// ```
-    /// - Throws: ``PredicateFormatError`` for a syntax error, or for a missing, surplus or
-    ///   mistyped argument.
+    /// - Throws: ``PredicateFormatError`` for a syntax error, or for a missing or mistyped
+    ///   argument. Surplus arguments are ignored, as Apple ignores them (decision D15);
+    ///   ``parseWithWarnings(format:argumentArray:)`` reports them.
     public init(format: String, _ arguments: Any?...) throws(PredicateFormatError) {
         self = try Parser.parsePredicate(format, arguments: ArgumentList(arguments))
     }

@@ -12,7 +12,7 @@ extension PredicateNode {
     public static func parse(format: String, argumentArray: [Any?] = []) throws(PredicateFormatError)
         -> (tree: PredicateNode, sourceMap: SourceMap)
     {
-        let (node, map) = try Parser.parsePredicate(format, arguments: ArgumentList(argumentArray), recordsPositions: true)
+        let (node, map, _) = try Parser.parsePredicate(format, arguments: ArgumentList(argumentArray), recordsPositions: true)
         return (node, map)
     }
 }
@@ -29,7 +29,7 @@ extension ExpressionNode {
     public static func parse(format: String, argumentArray: [Any?] = []) throws(PredicateFormatError)
         -> (tree: ExpressionNode, sourceMap: SourceMap)
     {
-        let (node, map) = try Parser.parseExpression(format, arguments: ArgumentList(argumentArray), recordsPositions: true)
+        let (node, map, _) = try Parser.parseExpression(format, arguments: ArgumentList(argumentArray), recordsPositions: true)
         return (node, map)
     }
 }

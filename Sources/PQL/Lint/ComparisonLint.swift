@@ -1,0 +1,130 @@
+/// ``PredicateLinter``'s checks of one comparison: what its operands' kinds, as far as they are
+/// known before evaluation (constants and `%` arguments), say about it.
+extension LintWalk {
+    mutating func check(_ c: ComparisonNode, at node: SourceMap.Node, lhs: SourceMap.Node, rhs: SourceMap.Node) {
+        checkOptions(c, lhs: lhs, rhs: rhs)
+        checkLike(c, rhs: rhs)
+        switch (c.lhs, c.rhs) {
+        case (.constant(let a), .constant(let b)):
+            checkConstants(c, a, b, at: node, lhs: lhs, rhs: rhs)
+        default:
+            checkNeverTrue(c, at: node, rhs: rhs)
+        }
+    }
+
+    /// `[c]` and `[d]` fold letters; beside a number they change nothing.
+    private mutating func checkOptions(_ c: ComparisonNode, lhs: SourceMap.Node, rhs: SourceMap.Node) {
+        let folding = c.options.intersection([.caseInsensitive, .diacriticInsensitive])
+        guard !folding.isEmpty else { return }
+        func numeric(_ e: ExpressionNode) -> Bool {
+            guard case .constant(let v) = e else { return false }
+            if v.isNumber { return true }
+            if let elements = v.collectionElements, !elements.isEmpty { return elements.allSatisfy(\.isNumber) }
+            return false
+        }
+        guard numeric(c.lhs) || numeric(c.rhs) else { return }
+        // The options are written between the operands: `[…]` after the operator.
+        let lr = map.range(of: lhs), rr = map.range(of: rhs)
+        let between = Array(source.utf8)[min(lr.offset + lr.length, rr.offset)..<rr.offset]
+        var start = lr.offset + lr.length, end = rr.offset
+        if let open = between.firstIndex(of: UInt8(ascii: "[")), let close = between.lastIndex(of: UInt8(ascii: "]")), open < close {
+            start = open
+            end = close + 1
+        }
+        let number = numeric(c.rhs) ? shown(rhs) : shown(lhs)
+        add(.optionsOnNumber, "\(folding.suffix) folds letters, but \(number) is a number: the option changes nothing",
+            from: start, to: end, hint: "remove \(folding.suffix)", replacement: "")
+    }
+
+    /// `LIKE 'Bob'` is `== 'Bob'`: no `*` or `?`, so probably a pattern without its wildcard.
+    private mutating func checkLike(_ c: ComparisonNode, rhs: SourceMap.Node) {
+        guard c.op == .like, case .constant(.string(let pattern)) = c.rhs,
+              !pattern.contains("*"), !pattern.contains("?") else { return }
+        add(.likeWithoutWildcard, "the LIKE pattern \(shown(rhs)) has no * or ?, so it only matches the whole string",
+            at: rhs, hint: "write ==\(c.options.suffix) for an exact match, or add * where any text may stand, as in '\(pattern)*'")
+    }
+
+    /// Both operands are constants: the result is fixed before any object is seen.
+    private mutating func checkConstants(_ c: ComparisonNode, _ a: PredicateValue, _ b: PredicateValue,
+                                         at node: SourceMap.Node, lhs: SourceMap.Node, rhs: SourceMap.Node) {
+        let lhsArg = isArgument(lhs), rhsArg = isArgument(rhs)
+        let op = c.op.symbol
+        let outcome = (try? PredicateNode.comparison(c).evaluate(on: PredicateValue.null)).map { $0 ? "true" : "false" }
+        let always = outcome.map { ", so it is always \($0)" } ?? ""
+        // `'story_id' == %d`: a key name in quotes is a string.
+        for (side, value, otherIsArgument) in [(lhs, a, rhsArg), (rhs, b, lhsArg)] {
+            let written = text(side)
+            guard otherIsArgument, case .string(let s) = value, written.first == "'" || written.first == "\"",
+                  Self.looksLikeKey(s) else { continue }
+            add(.constantComparison, "\(written) is a string in quotes, not a key: \(shown(lhs)) \(op) \(shown(rhs)) compares two constants\(always)",
+                at: side, hint: "remove the quotes to compare the key's value: \(s)", replacement: s)
+            return
+        }
+        if lhsArg && rhsArg {
+            if case .string(let s) = a {
+                add(.constantComparison, "both sides of \(op) are values: %@ gives the string \"\(s)\", not the key \(s)", at: node,
+                    hint: "pass key names with %K: %K \(op) %@")
+            } else {
+                add(.constantComparison, "both sides of \(op) are arguments, constants\(always)", at: node,
+                    hint: "pass key names with %K: %K \(op) %@")
+            }
+            return
+        }
+        if Self.neverEqualKinds(a, b) {
+            add(.neverTrue, "\(shown(lhs)) \(op) \(shown(rhs)) compares \(a.kindDescription) with \(b.kindDescription)\(always)",
+                at: node, hint: "compare a key with the value, as in key \(op) \(shown(rhs))")
+            return
+        }
+        add(.constantPredicate, "\(shown(lhs)) \(op) \(shown(rhs)) compares two constants\(always)", at: node,
+            hint: outcome == "false" ? "write FALSEPREDICATE, or compare a key" : "write TRUEPREDICATE, or compare a key")
+    }
+
+    /// One side is not a constant: comparisons decidable from the constant side alone.
+    private mutating func checkNeverTrue(_ c: ComparisonNode, at node: SourceMap.Node, rhs: SourceMap.Node) {
+        let ordering: Set<ComparisonOperator> = [.lessThan, .lessThanOrEqual, .greaterThan, .greaterThanOrEqual]
+        if ordering.contains(c.op), c.lhs == .constant(.null) || c.rhs == .constant(.null) {
+            add(.neverTrue, "\(c.op.symbol) against nil is never true: nil has no order", at: node,
+                hint: "compare with == nil or != nil")
+            return
+        }
+        guard case .constant(let b) = c.rhs else { return }
+        switch c.op {
+        case .between:
+            if case .array(let bounds) = b, bounds.count == 2,
+               let upperFirst = try? PredicateNode(format: "%@ > %@", argumentArray: [bounds[0], bounds[1]]).evaluate(on: PredicateValue.null),
+               upperFirst {
+                add(.neverTrue, "the bounds \(shown(rhs)) are the wrong way round: nothing is between them", at: rhs,
+                    hint: "put the lower bound first")
+            }
+        case .in:
+            if let elements = b.collectionElements, elements.isEmpty, c.quantifier != .all {
+                add(.neverTrue, "nothing is IN an empty collection: the comparison is never true", at: node)
+            }
+        case .like, .matches, .beginsWith, .endsWith:
+            if !b.isNull, b.collectionElements == nil, !Self.isString(b) {
+                add(.neverTrue, "\(c.op.symbol) compares strings, but \(shown(rhs)) is \(b.kindDescription)", at: rhs,
+                    hint: "write the value in quotes, or use == for a number")
+            }
+        default: break
+        }
+    }
+
+    static func isString(_ v: PredicateValue) -> Bool {
+        if case .string = v { return true }
+        return false
+    }
+
+    /// A string and a number are never equal, and never ordered against each other.
+    static func neverEqualKinds(_ a: PredicateValue, _ b: PredicateValue) -> Bool {
+        (isString(a) && b.isNumber) || (a.isNumber && isString(b))
+    }
+
+    /// A name that reads as a key path: `story_id`, `address.city`.
+    static func looksLikeKey(_ s: String) -> Bool {
+        guard let first = s.unicodeScalars.first, first == "_" || first.properties.isAlphabetic else { return false }
+        let parts = s.split(separator: ".", omittingEmptySubsequences: false)
+        return parts.allSatisfy { part in
+            !part.isEmpty && part.unicodeScalars.allSatisfy { $0 == "_" || $0.properties.isAlphabetic || ("0"..."9").contains($0) }
+        }
+    }
+}
