@@ -59,6 +59,7 @@ enum LanguageSummary {
         CAST('42', 'NSNumber')   CAST(721692800, 'NSDate')
         TERNARY(age >= 18, 'adult', 'minor')
         FUNCTION(SELF, 'selector:', args)   a Swift closure registered in PredicateFunctions
+        SELF isKindOfClass: 'NSString'      a selector operator: FUNCTION(SELF, 'isKindOfClass:', …) == YES
         $x := price * 2                     assign a variable, then use $x
         a UNION b   a INTERSECT b   a MINUS b   sets
         ANYKEY                              parsed, refused when run
@@ -81,9 +82,10 @@ enum LanguageSummary {
                      sqrt: log: ln: exp: floor: ceiling: trunc: abs:
                      random randomn: (also random:) now
         strings      uppercase: lowercase: length: canonical:
+                     tokenize:using: (also tokenize(text, 'cdl')): the words, folded by c and d
         bitwise      bitwiseAnd:with: bitwiseOr:with: bitwiseXor:with: leftshift:by: rightshift:by: onesComplement:
         other        noindex: castObject:toType: objectFrom:withIndex:
-        refused      distanceToLocation:fromLocation: tokenize:using: indexed:by:
+        refused      distanceToLocation:fromLocation: indexed:by:
 
     ARGUMENTS AND VARIABLES
         %@    a value argument (pql … --arg JSON, one per %@, in order)

@@ -13,9 +13,9 @@ struct LintCommand: ParsableCommand {
         For example, pql lint --arg '"x"' "id == '%@'" exits 1 and says that the quoted %@ is text and its argument is never used. pql format prints the same warnings on standard error and still prints the predicate.
 
         Examples:
-          pql lint --arg '"x"' 'id == %@'
-          pql lint --arg '"name"' --arg '"a*"' '%K LIKE[c] %@'
-          echo "age between {18, 65}" | pql lint -
+          pql lint --arg '"x"' 'id == %@' && echo 'no findings'
+          pql lint --arg '"name"' --arg '"a*"' '%K LIKE[c] %@' && echo 'no findings'
+          echo "age between {18, 65}" | pql lint - && echo 'no findings'
         """
     )
 

@@ -15,7 +15,7 @@ struct PQLCommand: ParsableCommand {
         Examples:
           pql query :demo: --entity Airline --where "name BEGINSWITH 'United'"
           pql format "name like[cd] 'a*' && age => 18"
-          pql lint --arg '"Adam"' 'firstName == %@'
+          pql lint --arg '"Adam"' 'firstName == %@' && echo 'no findings'
           pql query postgres://me@localhost/flights --entity Flight --count \\
             --where "dest == 'HNL'"
           pql help language

@@ -74,7 +74,7 @@ struct LintCommandLineTests {
 
     @Test("pql lint --help documents it")
     func help() throws {
-        let r = try PQLProcess.run(["lint", "--help"])
+        let r = try PQLProcess.run(["lint", "--help"], environment: ["COLUMNS": "2000"])
         #expect(r.status == 0)
         #expect(r.stdout.contains("exit 1 when there are findings"))
         let top = try PQLProcess.run(["--help"])

@@ -15,8 +15,8 @@ import Testing
         ("age BETWEEN {18, 65}", []), ("TRUEPREDICATE", []), ("age ==[c] name", []),
         ("name ==[c] 'bob'", []), ("x IN {1, 2}", []), ("SELF isKindOfClass: 'NSString'", []),
         ("ANY tags == 'a' AND NOT (b < 2)", []), ("x < nil + 1", []),
-    ] as [(String, [Any?])])
-    func quiet(_ format: String, _ args: [Any?]) {
+    ] as [(String, [PredicateValue])])
+    func quiet(_ format: String, _ args: [PredicateValue]) {
         #expect(PredicateLinter.lint(format: format, argumentArray: args).isEmpty, "\(PredicateLinter.lint(format: format, argumentArray: args))")
     }
 

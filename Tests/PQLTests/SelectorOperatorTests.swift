@@ -14,8 +14,8 @@ import Testing
         ("ALL tokenize(%@, 'cdl') IN allTokens", ["after session"], "ALL tokenize:using:(\"after session\", \"cdl\") IN allTokens"),
         ("tokenize:using:(name, 'c') CONTAINS 'bob'", [], "tokenize:using:(name, \"c\") CONTAINS \"bob\""),
         ("distanceToLocation:fromLocation:(location, %@) < 5000", [["lat": 1]], "distanceToLocation:fromLocation:(location, CAST({{\"lat\", 1}}, \"NSDictionary\")) < 5000"),
-    ] as [(String, [Any], String)])
-    func roundTrip(_ input: String, _ args: [Any], _ printed: String) throws {
+    ] as [(String, [PredicateValue], String)])
+    func roundTrip(_ input: String, _ args: [PredicateValue], _ printed: String) throws {
         let p = try PredicateNode(format: input, argumentArray: args)
         #expect(p.description == printed)
         let again = try PredicateNode(format: p.description)

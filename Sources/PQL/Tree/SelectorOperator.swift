@@ -3,7 +3,8 @@
 /// as the truth of the comparison (operator type 11 in Apple's numbering).
 ///
 /// PQL holds it as the comparison that means exactly that, `FUNCTION(lhs, "selector:", rhs) == YES`,
-/// and prints that comparison in the operator form, so the two spellings are one tree. Every
+/// and prints that comparison (with `YES`, not `1`) in the operator form, so the two spellings
+/// are one tree. Every
 /// part of PQL that knows `FUNCTION` knows the operator: evaluation looks the selector up in
 /// the caller's ``PredicateFunctions`` and then among the few selectors that have a meaning
 /// without the Objective-C runtime (`isKindOfClass:`, reference §3.1); the SQL compilers refuse it.
@@ -18,10 +19,10 @@ enum SelectorOperator {
         guard c.quantifier == .direct, c.op == .equal, c.options.isEmpty,
               case .customFunction(let target, let selector, let args) = c.lhs, args.count == 1,
               isOperatorSelector(selector) else { return nil }
-        switch c.rhs {
-        case .constant(.bool(true)), .constant(.int(1)): return (target, selector, args[0])
-        default: return nil
-        }
+        // Only YES itself, the constant the operator makes: `FUNCTION(…) == 1` prints as Apple
+        // prints it (the trees are equal all the same, as YES equals 1).
+        guard case .constant(.bool(true)) = c.rhs else { return nil }
+        return (target, selector, args[0])
     }
 
     /// A selector that can stand between two operands: one identifier and one colon
