@@ -177,6 +177,20 @@ import Testing
         #expect(e.range?.offset == 0)
     }
 
+    /// Issue 29's Apple-platform forms parse; the store refuses them with a typed error, at the
+    /// form, and never crashes.
+    @Test(arguments: [
+        ("SELF isKindOfClass: 'NSString'", "SELF isKindOfClass: 'NSString'"),
+        ("name isSubclassOfClass: $c", "name isSubclassOfClass: $c"),
+        ("ALL tokenize(name, 'cdl') IN {'a'}", "tokenize(name, 'cdl')"),
+        ("distanceToLocation:fromLocation:(name, 'x') < 5", "distanceToLocation:fromLocation:(name, 'x')"),
+    ])
+    func appleFormsAreUnsupported(_ format: String, _ failing: String) throws {
+        let e = try #require(Self.fetchError(format, variables: ["c": "NSString"]))
+        #expect(e.kind == .unsupported, "\(e.rendered)")
+        #expect(e.rendered.contains("^"), "\(e.rendered)")
+    }
+
     @Test func anyKeyIsUnsupported() throws {
         let e = try #require(Self.fetchError("ANYKEY == 1"))
         #expect(e.kind == .unsupported)

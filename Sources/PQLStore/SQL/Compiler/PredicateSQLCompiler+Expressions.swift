@@ -175,8 +175,11 @@ extension PredicateSQLCompiler {
             if e.isRowIndependent { return bind(try fold(e)) }
             throw fail(.unsupported, "UNION, INTERSECT and MINUS of key paths have no SQL form",
                        hint: "filter in memory with PredicateQuery, or compare against a constant collection")
-        case .customFunction(_, let selector, _):
-            throw fail(.unsupported, "FUNCTION(…, '\(selector)') has no SQL form",
+        case .customFunction(_, let selector, let args):
+            // `a isKindOfClass: b` is FUNCTION(a, 'isKindOfClass:', b) == YES; name it as written.
+            let operatorForm = args.count == 1 && selector.hasSuffix(":") && selector.dropLast().allSatisfy { $0 != ":" }
+            throw fail(.unsupported, operatorForm ? "the selector '\(selector)' (FUNCTION or selector operator) has no SQL form"
+                                                  : "FUNCTION(…, '\(selector)') has no SQL form",
                        hint: "custom functions run in memory only; filter the fetched records with the evaluator")
         case .anyKey:
             throw fail(.unsupported, "ANYKEY has no SQL form")
