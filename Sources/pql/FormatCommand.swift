@@ -8,7 +8,7 @@ struct FormatCommand: ParsableCommand {
         commandName: "format",
         abstract: "Print a predicate in canonical form (Apple's predicateFormat).",
         discussion: """
-        Reads the predicate (or standard input, with -) and prints it as Apple's predicateFormat would, with %@ and %K arguments and $variables put in place. `pql help language` summarises the language.
+        Reads the predicate (or standard input, with -) and prints it as Apple's predicateFormat would, with %@ and %K arguments and $variables put in place. `pql help language` summarises the language. What `pql lint` would find (an argument no specifier takes, a quoted '%@', a LIKE without a wildcard…) is printed as warnings on standard error; the predicate is printed all the same, exit 0.
 
         Examples:
           pql format "name like[cd] 'a*' && age => 18"
@@ -25,8 +25,10 @@ struct FormatCommand: ParsableCommand {
 
     func run() throws {
         let text = try PredicateSource.read(predicate)
-        var node = try values.parse(text).tree
-        node = try values.substitute(into: node)
+        let (tree, map) = try values.parse(text)
+        // What pql lint would say goes to standard error; the predicate is printed all the same.
+        for finding in PredicateLinter.treeFindings(tree, sourceMap: map) { Output.error(finding.rendered) }
+        let node = try values.substitute(into: tree)
         Output.line(node.description)
     }
 }

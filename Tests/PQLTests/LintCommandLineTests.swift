@@ -65,6 +65,16 @@ struct LintCommandLineTests {
         #expect(r.stderr.contains("warning: 1 argument was given but the format string has 0 specifiers"))
     }
 
+    @Test("pql format prints what pql lint finds in the tree too, and succeeds")
+    func formatWarnsAboutTheTree() throws {
+        let r = try PQLProcess.run(["format", "name LIKE 'Bob'"])
+        #expect(r.status == 0)
+        #expect(r.stdout == "name LIKE \"Bob\"\n")
+        #expect(r.stderr.contains("warning: the LIKE pattern 'Bob' has no * or ?"), "\(r.stderr)")
+        let clean = try PQLProcess.run(["format", "name LIKE 'Bob*'"])
+        #expect(clean.stderr.isEmpty)
+    }
+
     @Test("a rendered error states its message once")
     func errorOnce() throws {
         let r = try PQLProcess.run(["format", "a =="])

@@ -91,6 +91,16 @@ import Testing
         #expect(found.first?.message.contains(says) == true, "\(found)")
     }
 
+    @Test("a long predicate with one mistake repeated: at most maxFindings of the tree, quickly")
+    func bounded() {
+        let text = Array(repeating: "1 == 1", count: 20_000).joined(separator: " AND ")
+        #expect(PredicateLinter.lint(format: text).count == PredicateLinter.maxFindings)
+        let quoted = Array(repeating: "a == '%@'", count: 20_000).joined(separator: " OR ")
+        let found = PredicateLinter.lint(format: quoted, argumentArray: [1, 2])
+        #expect(found.map(\.kind) == [.surplusArgument, .quotedSpecifier, .quotedSpecifier])
+        #expect(found[2].message.contains("argument 2 is never used"))
+    }
+
     @Test("findings in SUBQUERY and TERNARY, deep inside")
     func nested() {
         #expect(Self.kinds("SUBQUERY(items, $i, $i.name LIKE 'x').@count > 0") == [.likeWithoutWildcard])

@@ -103,9 +103,10 @@ struct ArgumentList {
         let extra = values.count - used
         var out: [PredicateDiagnostic] = []
         let first = used + 1
-        for (i, q) in quoted.enumerated() {
-            let ordinal = first + i
-            let which = ordinal <= values.count ? "argument \(ordinal) is never used" : "it takes no argument"
+        // One quoted specifier for each argument left over: the i-th of them would have taken
+        // the i-th. (At most 100: each warning's place is counted from the start of the text.)
+        for (i, q) in quoted.prefix(min(extra, 100)).enumerated() {
+            let which = "argument \(first + i) is never used"
             out.append(PredicateDiagnostic.warning(.quotedSpecifier, "'\(q.specifier)' inside quotes is text, not a specifier: \(which)",
                                 start: q.start, end: q.end, source: source,
                                 hint: "remove the quotes to use the argument: \(q.specifier)", replacement: q.specifier))

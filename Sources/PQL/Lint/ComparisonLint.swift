@@ -25,11 +25,12 @@ extension LintWalk {
         guard numeric(c.lhs) || numeric(c.rhs) else { return }
         // The options are written between the operands: `[…]` after the operator.
         let lr = map.range(of: lhs), rr = map.range(of: rhs)
-        let between = Array(source.utf8)[min(lr.offset + lr.length, rr.offset)..<rr.offset]
-        var start = lr.offset + lr.length, end = rr.offset
+        var start = min(lr.offset + lr.length, rr.offset), end = rr.offset
+        let utf8 = source.utf8
+        let between = Array(utf8[utf8.index(utf8.startIndex, offsetBy: start)..<utf8.index(utf8.startIndex, offsetBy: end)])
         if let open = between.firstIndex(of: UInt8(ascii: "[")), let close = between.lastIndex(of: UInt8(ascii: "]")), open < close {
-            start = open
-            end = close + 1
+            end = start + close + 1
+            start += open
         }
         let number = numeric(c.rhs) ? shown(rhs) : shown(lhs)
         add(.optionsOnNumber, "\(folding.suffix) folds letters, but \(number) is a number: the option changes nothing",

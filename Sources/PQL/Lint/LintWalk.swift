@@ -14,6 +14,9 @@ struct LintWalk {
     /// is a direct part of (for TRUEPREDICATE inside AND). The parser bounds the tree's height,
     /// so the recursion is bounded too.
     mutating func visit(_ item: TreeItem, _ node: SourceMap.Node, parent: PredicateNode?) {
+        // Each finding's place is counted from the start of the text: a bounded number of them
+        // keeps a long predicate with a repeated mistake linear.
+        guard findings.count < PredicateLinter.maxFindings else { return }
         switch item {
         case .predicate(.constant(let truth)):
             if let parent { constantInside(parent, truth, at: node) }
@@ -59,6 +62,7 @@ struct LintWalk {
 
     mutating func add(_ kind: PredicateDiagnostic.Kind, _ message: String, at node: SourceMap.Node,
                       hint: String? = nil, replacement: String? = nil) {
+        guard findings.count < PredicateLinter.maxFindings else { return }
         let r = map.range(of: node)
         findings.append(.warning(kind, message, start: r.offset, end: r.offset + r.length, source: source,
                                  hint: hint, replacement: replacement))
@@ -66,6 +70,7 @@ struct LintWalk {
 
     mutating func add(_ kind: PredicateDiagnostic.Kind, _ message: String, from start: Int, to end: Int,
                       hint: String? = nil, replacement: String? = nil) {
+        guard findings.count < PredicateLinter.maxFindings else { return }
         findings.append(.warning(kind, message, start: start, end: end, source: source, hint: hint, replacement: replacement))
     }
 

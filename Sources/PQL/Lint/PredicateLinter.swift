@@ -19,6 +19,15 @@
 /// //   = hint: pass key names with %K: %K == %@
 /// ```
 public enum PredicateLinter {
+    /// The most findings the checks of the tree report, the first in the tree's order (the
+    /// parse's own warnings come on top): past that, one more of the same helps no one, and
+    /// placing each costs a pass over the text.
+    ///
+    /// ```swift
+    /// PredicateLinter.maxFindings   // 100
+    /// ```
+    public static let maxFindings = 100
+
     /// The findings for `format` with `argumentArray`, in the order of the text: the parse's
     /// own warnings (``PredicateNode/parseWithWarnings(format:argumentArray:)``) first, then
     /// the checks of the tree. Empty when there is nothing to say.
@@ -35,11 +44,15 @@ public enum PredicateLinter {
         } catch {
             return [PredicateDiagnostic(error)]
         }
-        var walker = LintWalk(source: format, map: parsed.map)
+        return parsed.warnings + treeFindings(parsed.node, sourceMap: parsed.map)
+    }
+
+    /// The checks of the tree alone, for a tree parsed with its map (`pql format` has both).
+    package static func treeFindings(_ tree: PredicateNode, sourceMap: SourceMap) -> [PredicateDiagnostic] {
         // A map that does not match the tree node for node would put carets in wrong places.
-        if parsed.map.fits(parsed.node) {
-            walker.visit(.predicate(parsed.node), parsed.map.root, parent: nil)
-        }
-        return parsed.warnings + walker.findings
+        guard sourceMap.fits(tree) else { return [] }
+        var walker = LintWalk(source: sourceMap.source, map: sourceMap)
+        walker.visit(.predicate(tree), sourceMap.root, parent: nil)
+        return walker.findings
     }
 }
