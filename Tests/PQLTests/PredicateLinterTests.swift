@@ -81,7 +81,7 @@ import Testing
     }
 
     @Test("predicates that are always true or false", arguments: [
-        ("1 == 1", "always true"), ("1 == 2", "always false"),
+        ("1 == 1", "always true"), ("1 == 2", "always false"), ("'5' != 5", "always true"),
         ("a == 1 AND TRUEPREDICATE", "changes nothing"), ("a == 1 OR TRUEPREDICATE", "always true"),
         ("a == 1 AND FALSEPREDICATE", "always false"), ("NOT TRUEPREDICATE", "always false"),
     ])

@@ -50,7 +50,7 @@ extension LintWalk {
                                          at node: SourceMap.Node, lhs: SourceMap.Node, rhs: SourceMap.Node) {
         let lhsArg = isArgument(lhs), rhsArg = isArgument(rhs)
         let op = c.op.symbol
-        let outcome = (try? PredicateNode.comparison(c).evaluate(on: PredicateValue.null)).map { $0 ? "true" : "false" }
+        let outcome = (try? PredicateNode.comparison(c).evaluate(on: PredicateValue.null, limits: Self.limits)).map { $0 ? "true" : "false" }
         let always = outcome.map { ", so it is always \($0)" } ?? ""
         // `'story_id' == %d`: a key name in quotes is a string.
         for (side, value, otherIsArgument) in [(lhs, a, rhsArg), (rhs, b, lhsArg)] {
@@ -71,7 +71,8 @@ extension LintWalk {
             }
             return
         }
-        if Self.neverEqualKinds(a, b) {
+        let equalOrOrdering: Set<ComparisonOperator> = [.equal, .lessThan, .lessThanOrEqual, .greaterThan, .greaterThanOrEqual]
+        if equalOrOrdering.contains(c.op), Self.neverEqualKinds(a, b) {
             add(.neverTrue, "\(shown(lhs)) \(op) \(shown(rhs)) compares \(a.kindDescription) with \(b.kindDescription)\(always)",
                 at: node, hint: "compare a key with the value, as in key \(op) \(shown(rhs))")
             return
@@ -92,7 +93,7 @@ extension LintWalk {
         switch c.op {
         case .between:
             if case .array(let bounds) = b, bounds.count == 2,
-               let upperFirst = try? PredicateNode(format: "%@ > %@", argumentArray: [bounds[0], bounds[1]]).evaluate(on: PredicateValue.null),
+               let upperFirst = try? PredicateNode(format: "%@ > %@", argumentArray: [bounds[0], bounds[1]]).evaluate(on: PredicateValue.null, limits: Self.limits),
                upperFirst {
                 add(.neverTrue, "the bounds \(shown(rhs)) are the wrong way round: nothing is between them", at: rhs,
                     hint: "put the lower bound first")
@@ -109,6 +110,10 @@ extension LintWalk {
         default: break
         }
     }
+
+    /// Constants are compared to say what a comparison always gives: a hostile `MATCHES`
+    /// pattern must not make linting slow, so the work is small and bounded.
+    static let limits = EvaluationLimits(maxSteps: 100_000, maxRegexSteps: 1_000_000)
 
     static func isString(_ v: PredicateValue) -> Bool {
         if case .string = v { return true }
