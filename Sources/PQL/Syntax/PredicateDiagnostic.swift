@@ -9,7 +9,8 @@
 /// ```swift
 /// let (tree, warnings) = try PredicateNode.parseWithWarnings(format: "id == '%@'", argumentArray: ["x"])
 /// print(tree)                     // id == "%@"
-/// print(warnings[0].rendered)
+/// print(warnings.map(\.kind))    // [surplusArgument, quotedSpecifier]
+/// print(warnings[1].rendered)
 /// // warning: '%@' inside quotes is text, not a specifier: argument 1 is never used
 /// //  --> line 1, column 7
 /// //   |

@@ -63,7 +63,9 @@ public struct PredicateFormatError: Error, Hashable, Sendable, CustomStringConve
         case badSpecifier
         /// A specifier such as `%@` with no argument left to take.
         case missingArgument
-        /// Arguments left over after every specifier took its own.
+        /// Arguments left over after every specifier took its own. No longer raised: they are
+        /// ignored, as Apple ignores them, with a warning (``PredicateDiagnostic/Kind/surplusArgument``,
+        /// decision D15); kept so that code switching on it still compiles.
         case surplusArgument
         /// An argument of the wrong kind for its specifier: `%d` given a string, `%K` a number.
         case argumentType
