@@ -59,7 +59,7 @@ enum LanguageSummary {
         CAST('42', 'NSNumber')   CAST(721692800, 'NSDate')
         TERNARY(age >= 18, 'adult', 'minor')
         FUNCTION(SELF, 'selector:', args)   a Swift closure registered in PredicateFunctions
-        SELF isKindOfClass: 'NSString'      a selector operator: FUNCTION(SELF, 'isKindOfClass:', …) == YES
+        SELF isKindOfClass: 'NSString'      a selector operator, built in for isKindOfClass: only
         $x := price * 2                     assign a variable, then use $x
         a UNION b   a INTERSECT b   a MINUS b   sets
         ANYKEY                              parsed, refused when run
@@ -89,9 +89,10 @@ enum LanguageSummary {
 
     ARGUMENTS AND VARIABLES
         %@    a value argument (pql … --arg JSON, one per %@, in order)
-        %K    a key path argument: %K == %@ with --arg '"name"' --arg '"Bob"'
+        %K    a key path argument: %K == %@ with --arg '"name"' --arg '"Bob"' (also %@ after a dot)
         %d %i %f %s … printf-style specifiers, each taking the next argument; %% is a percent sign
         $NAME a variable: age > $MIN with pql … --var MIN=18, or .let $MIN = 18 in the REPL
+        '%@'  in quotes, text: it takes no argument. Arguments left over are ignored, with a warning
 
     RESERVED WORDS (case-insensitive; write #word to use one as a key)
         AND OR IN NOT ALL ANY SOME NONE LIKE CASEINSENSITIVE CI MATCHES CONTAINS BEGINSWITH
@@ -100,6 +101,7 @@ enum LanguageSummary {
 
     SEE ALSO
         docs/language-reference.md (the full reference), pql format PREDICATE (the canonical form),
+        pql lint PREDICATE (likely mistakes),
         .explain PREDICATE in the REPL (the tree and the SQL).
 
     """
