@@ -36,7 +36,7 @@ public final class FormatExpression: NSObject, NSCopying, @unchecked Sendable {
     /// ```swift
     /// let total = try FormatExpression(validatingFormat: "price * %@", 3)
     /// ```
-    public convenience init(validatingFormat expressionFormat: String, _ args: CVarArg...) throws(PredicateFormatError) {
+    public convenience init(validatingFormat expressionFormat: String, _ args: Any...) throws(PredicateFormatError) {
         try self.init(validatingFormat: expressionFormat, argumentArray: args)
     }
 
@@ -76,7 +76,7 @@ public final class FormatExpression: NSObject, NSCopying, @unchecked Sendable {
     /// ``expressionValue(with:context:)`` returns nil.
     ///
     /// ```swift
-    /// try NSExpression(format: "SUM(prices)").value(with: ["prices": [1, 2, 3]])   // .int(6)
+    /// try NSExpression(format: "prices.@sum").value(with: ["prices": [1, 2, 3]])   // .int(6)
     /// ```
     public func value(with object: Any?, variables: [String: PredicateValue] = [:]) throws(PredicateEvaluationError) -> PredicateValue {
         guard let object = ObjectEvaluation.unwrapped(object) else { return try expression.value(on: PredicateValue.null, variables: variables) }
@@ -136,7 +136,7 @@ public final class FormatExpression: NSObject, NSCopying, @unchecked Sendable {
 /// let total = NSExpression(format: "price * %@", 3)
 /// total.expressionValue(with: ["price": 5], context: nil)   // 15
 /// ```
-public func NSExpression(format expressionFormat: String, _ args: CVarArg...) -> FormatExpression {
+public func NSExpression(format expressionFormat: String, _ args: Any...) -> FormatExpression {
     NSExpression(format: expressionFormat, argumentArray: args)
 }
 

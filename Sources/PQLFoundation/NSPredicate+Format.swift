@@ -27,7 +27,7 @@ extension PredicateFormatInitializable where Self == NSPredicate {
     /// let adults = NSPredicate(format: "name BEGINSWITH[cd] %@ AND age >= %d", "a", 18)
     /// adults.evaluate(with: ["name": "Ángela", "age": 30])   // true
     /// ```
-    public init(format predicateFormat: String, _ args: CVarArg...) {
+    public init(format predicateFormat: String, _ args: Any...) {
         self.init(format: predicateFormat, argumentArray: args)
     }
 
@@ -57,7 +57,7 @@ extension PredicateFormatInitializable where Self == NSPredicate {
     ///     print(error.rendered)   // the message, the text and a caret under the mistake
     /// }
     /// ```
-    public init(validatingFormat predicateFormat: String, _ args: CVarArg...) throws(PredicateFormatError) {
+    public init(validatingFormat predicateFormat: String, _ args: Any...) throws(PredicateFormatError) {
         try self.init(validatingFormat: predicateFormat, argumentArray: args)
     }
 
