@@ -1,9 +1,16 @@
 #if !canImport(Darwin)
 import Foundation
 
+/// `predicateFormat` read through a protocol requirement: swift-corelibs-foundation marks the
+/// property deprecated, so each direct use warns (as it will in ported code), and PQL's own code
+/// builds without warnings. The dynamic dispatch is the same: the overrides answer.
+protocol PredicateFormatReading {
+    var predicateFormat: String { get }
+}
+
+extension NSPredicate: PredicateFormatReading {}
+
 extension NSPredicate {
-    /// `predicateFormat`, read in one place: swift-corelibs-foundation marks it deprecated, so
-    /// each use warns, as it will in ported code.
-    var formatText: String { predicateFormat }
+    var formatText: String { (self as any PredicateFormatReading).predicateFormat }
 }
 #endif

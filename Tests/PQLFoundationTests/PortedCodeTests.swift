@@ -19,7 +19,7 @@ import Testing
         let t = NSPredicate(format: "score > $MIN").withSubstitutionVariables(["MIN": 10])
         #expect(adults.count == 1)
         #expect(people.filter { t.evaluate(with: $0) }.count == 1)
-        #expect(c.predicateFormat == #"(name BEGINSWITH[cd] "a" AND age >= 18) AND ANY tags == "vip""#)
+        #expect(c.formatText == #"(name BEGINSWITH[cd] "a" AND age >= 18) AND ANY tags == "vip""#)
     }
 
     @Test func formatAndArgumentArray() throws {
@@ -128,7 +128,7 @@ import Testing
     @Test func blockSubpredicatesKeepFoundationsText() throws {
         let block = NSPredicate { object, _ in (object as? [String: Any])?["age"] as? Int == 30 }
         let c = NSCompoundPredicate(andPredicateWithSubpredicates: [NSPredicate(format: "score > 10"), block])
-        #expect(c.predicateFormat == "score > 10 AND BLOCKPREDICATE")
+        #expect(c.formatText == "score > 10 AND BLOCKPREDICATE")
         #expect(people.filter { c.evaluate(with: $0) }.count == 1)
         #expect(c.predicateNode == nil)
     }
