@@ -105,6 +105,6 @@ let package = Package(
         // Needs a server: PQL_POSTGRES_URL, as scripts/test and scripts/postgres run set it.
         .testTarget(name: "PQLPostgresTests", dependencies: ["PQL", "PQLStore", "PQLPostgres", "PQLDemo", "PQLTestSupport"], path: "Tests/PQLPostgresTests"),
     ] + snippets.map {
-        .executableTarget(name: $0, dependencies: ["PQL", "PQLStore"], path: "Examples/Snippets/Sources/\($0)")
+        .executableTarget(name: $0, dependencies: ["PQL", "PQLStore", "PQLFoundation"], path: "Examples/Snippets/Sources/\($0)")
     }
 )
