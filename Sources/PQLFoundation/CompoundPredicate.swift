@@ -33,7 +33,8 @@ final class CompoundPredicate: NSCompoundPredicate {
 // arity, CSOptimizer's findFavoredChoicesBasedOnArity). Without a favored function the class's
 // initializer and the function rank equal and the call is ambiguous. So each function declares
 // a different number of parameters (AND 1, type 2, OR 3, NOT 4) while each call still passes
-// the one or two arguments Foundation's initializer takes. PQLFoundationTests compiles every
+// the one or two arguments Foundation's initializer takes. (Unlabeled: the symbol graph hides a
+// declaration with an underscored label, and DocC would not list it.) PQLFoundationTests compiles every
 // form, so a compiler that ranks differently fails the build there, not in users' code.
 
 /// An AND, OR or NOT of predicates, like Foundation's initializer of the same name; unlike
@@ -69,7 +70,7 @@ public func NSCompoundPredicate(andPredicateWithSubpredicates subpredicates: [NS
 /// either.evaluate(with: ["a": 0, "b": 2])   // true
 /// ```
 public func NSCompoundPredicate(orPredicateWithSubpredicates subpredicates: [NSPredicate],
-                                _arity2: Void = (), _arity3: Void = ()) -> NSCompoundPredicate {
+                                _ padding2: Void = (), _ padding3: Void = ()) -> NSCompoundPredicate {
     CompoundPredicate(type: .or, subpredicates: subpredicates)
 }
 
@@ -80,7 +81,7 @@ public func NSCompoundPredicate(orPredicateWithSubpredicates subpredicates: [NSP
 /// notVip.predicateFormat   // NOT ANY tags == "vip"
 /// ```
 public func NSCompoundPredicate(notPredicateWithSubpredicate predicate: NSPredicate,
-                                _arity2: Void = (), _arity3: Void = (), _arity4: Void = ()) -> NSCompoundPredicate {
+                                _ padding2: Void = (), _ padding3: Void = (), _ padding4: Void = ()) -> NSCompoundPredicate {
     CompoundPredicate(type: .not, subpredicates: [predicate])
 }
 #endif

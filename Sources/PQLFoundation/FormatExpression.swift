@@ -30,7 +30,7 @@ public final class FormatExpression: NSObject, NSCopying, @unchecked Sendable {
         super.init()
     }
 
-    /// Parses an expression format string, throwing a ``PredicateFormatError`` where
+    /// Parses an expression format string, throwing a `PredicateFormatError` where
     /// `NSExpression(format:)` would stop the program. Surplus arguments are ignored.
     ///
     /// ```swift
@@ -41,7 +41,7 @@ public final class FormatExpression: NSObject, NSCopying, @unchecked Sendable {
     }
 
     /// Parses an expression format string with its arguments in an array, throwing a
-    /// ``PredicateFormatError`` where `NSExpression(format:argumentArray:)` would stop the program.
+    /// `PredicateFormatError` where `NSExpression(format:argumentArray:)` would stop the program.
     ///
     /// ```swift
     /// let total = try FormatExpression(validatingFormat: "price * %@", argumentArray: [3])
@@ -51,7 +51,7 @@ public final class FormatExpression: NSObject, NSCopying, @unchecked Sendable {
     }
 
     /// The expression's value for `object`, as NSExpression computes it: key paths read
-    /// `object` (`[String: Any]`, NSDictionary, a ``PredicateReadable`` or `Codable` value),
+    /// `object` (`[String: Any]`, NSDictionary, a `PredicateReadable` or `Codable` value),
     /// `$variables` read `context`.
     ///
     /// Numbers come back as `Int`, `Double` or `Decimal`, text as `String`, collections as
@@ -72,7 +72,7 @@ public final class FormatExpression: NSObject, NSCopying, @unchecked Sendable {
         return try? value(with: object, variables: variables).foundationValue
     }
 
-    /// The expression's value as a ``PredicateValue``, throwing PQL's error where
+    /// The expression's value as a `PredicateValue`, throwing PQL's error where
     /// ``expressionValue(with:context:)`` returns nil.
     ///
     /// ```swift

@@ -34,7 +34,7 @@ final class FormatPredicate: NSPredicate {
         evaluation.evaluate(object, bindings: bindings)
     }
 
-    /// The throwing evaluation behind ``NSPredicate/evaluateOrThrow(with:substitutionVariables:)``.
+    /// The throwing evaluation behind ``Foundation/NSPredicate/evaluateOrThrow(with:substitutionVariables:)``.
     func evaluateOrThrow(with object: Any?, variables: [String: PredicateValue]) throws(PredicateEvaluationError) -> Bool {
         try evaluation.evaluateOrThrow(object, variables: variables)
     }

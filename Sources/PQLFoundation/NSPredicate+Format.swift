@@ -12,6 +12,7 @@ import PQL
 /// use this protocol yourself.
 public protocol PredicateFormatInitializable {}
 
+/// NSPredicate takes `init(format:)` and its siblings from ``PredicateFormatInitializable``.
 extension NSPredicate: PredicateFormatInitializable {}
 
 extension PredicateFormatInitializable where Self == NSPredicate {
@@ -47,7 +48,7 @@ extension PredicateFormatInitializable where Self == NSPredicate {
         }
     }
 
-    /// Parses a predicate format string, throwing a ``PredicateFormatError`` (message,
+    /// Parses a predicate format string, throwing a `PredicateFormatError` (message,
     /// position, hint) where ``init(format:_:)`` would stop the program.
     ///
     /// ```swift
@@ -62,7 +63,7 @@ extension PredicateFormatInitializable where Self == NSPredicate {
     }
 
     /// Parses a predicate format string with its arguments in an array, throwing a
-    /// ``PredicateFormatError`` where ``init(format:argumentArray:)`` would stop the program.
+    /// `PredicateFormatError` where ``init(format:argumentArray:)`` would stop the program.
     ///
     /// ```swift
     /// let p = try NSPredicate(validatingFormat: "age > %@", argumentArray: [18])
@@ -82,6 +83,8 @@ extension PredicateFormatInitializable where Self == NSPredicate {
     }
 }
 
+/// What swift-corelibs-foundation leaves unavailable on NSPredicate, and PQL's ways in and out:
+/// the tree, and an evaluation that throws.
 extension NSPredicate {
     /// A copy with `$variables` replaced by values, as Foundation's method does.
     ///
@@ -107,7 +110,7 @@ extension NSPredicate {
     /// ```
     public var predicateNode: PredicateNode? { PredicateText.node(of: self) }
 
-    /// Evaluates, throwing PQL's ``PredicateEvaluationError`` where `evaluate(with:)` answers
+    /// Evaluates, throwing PQL's `PredicateEvaluationError` where `evaluate(with:)` answers
     /// false (Apple raises an exception there: an unknown key, a number compared with a string).
     ///
     /// ```swift

@@ -7,9 +7,9 @@ import Synchronization
 ///
 /// NSPredicate reads objects through key-value coding, which Swift values on Linux do not
 /// have. The object is read by what it is, in this order: `[String: Any]` (and NSDictionary,
-/// which bridges to it), a ``PredicateEvaluable`` type (``PredicateReadable`` types, strings,
-/// numbers, ``PredicateValue``), any other `Encodable` type through its encoded form, and
-/// finally anything ``PredicateValue/init(any:)`` converts (arrays, NSNumber, NSNull, nil).
+/// which bridges to it), a `PredicateEvaluable` type (`PredicateReadable` types, strings,
+/// numbers, `PredicateValue`), any other `Encodable` type through its encoded form, and
+/// finally anything `PredicateValue/init(any:)` converts (arrays, NSNumber, NSNull, nil).
 ///
 /// Compiled predicates are cached per type under a lock, so one NSPredicate may be evaluated
 /// from several threads, as Foundation's can.
