@@ -21,6 +21,8 @@ let package = Package(
         .library(name: "PQL", targets: ["PQL"]),
         .library(name: "PQLStore", targets: ["PQLStore"]),
         .library(name: "PQLPostgres", targets: ["PQLPostgres"]),
+        // Darwin's NSPredicate code on Linux: depends on PQL alone, so it builds no SQLite or NIO.
+        .library(name: "PQLFoundation", targets: ["PQLFoundation"]),
         .executable(name: "pql", targets: ["pql"]),
     ],
     dependencies: [
@@ -47,6 +49,9 @@ let package = Package(
                        providers: [.apt(["libpcre2-dev"]), .brew(["pcre2"])]),
         // The language: text ⇄ tree, arguments and variables, evaluation on values. No SQL.
         .target(name: "PQL", dependencies: ["CPCRE2"], path: "Sources/PQL"),
+        // NSPredicate(format:), NSCompoundPredicate and NSExpression(format:) on Linux, where
+        // swift-corelibs-foundation declares them unavailable. Empty on Apple platforms.
+        .target(name: "PQLFoundation", dependencies: ["PQL"], path: "Sources/PQLFoundation"),
         // SQLite (Debian's libsqlite3-dev) under the store; zlib to import zipped CSV and JSON.
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"])]),
@@ -96,9 +101,10 @@ let package = Package(
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "PQLStoreTests", dependencies: ["PQL", "PQLStore", "PQLDemo", "CSQLite", "PQLTestSupport"], path: "Tests/PQLStoreTests",
                     resources: [.copy("Fixtures")]),
+        .testTarget(name: "PQLFoundationTests", dependencies: ["PQL", "PQLFoundation"], path: "Tests/PQLFoundationTests"),
         // Needs a server: PQL_POSTGRES_URL, as scripts/test and scripts/postgres run set it.
         .testTarget(name: "PQLPostgresTests", dependencies: ["PQL", "PQLStore", "PQLPostgres", "PQLDemo", "PQLTestSupport"], path: "Tests/PQLPostgresTests"),
     ] + snippets.map {
-        .executableTarget(name: $0, dependencies: ["PQL", "PQLStore"], path: "Examples/Snippets/Sources/\($0)")
+        .executableTarget(name: $0, dependencies: ["PQL", "PQLStore", "PQLFoundation"], path: "Examples/Snippets/Sources/\($0)")
     }
 )

@@ -73,13 +73,14 @@ extension PostgresPredicateStore {
             let layout = try RowLayout(model: model, entity: query.entity, hasEntityColumn: statement.hasEntityColumn, links: true)
             let (all, byNumber) = layout.recordFields()
             return try await withConnection("fetching \(query.entity)") { connection in
-                let decoder = RecordDecoder(row: PostgresRecordRow(layout), fields: all)
+                let cells = PostgresRecordRow(layout)
+                let decoder = RecordDecoder(row: cells, fields: all)
                 var out: [T] = []
                 var complete = false
                 do {
                     for try await row in try await connection.statement(sql, logger: self.logger) {
-                        decoder.row.load(row)
-                        let fields = layout.hasEntityColumn ? (try decoder.row.int64(1)).flatMap { byNumber[$0] } ?? all : all
+                        cells.load(row)
+                        let fields = layout.hasEntityColumn ? (try cells.int64(1)).flatMap { byNumber[$0] } ?? all : all
                         out.append(try decoder.decode(T.self, fields: fields))
                     }
                     complete = true

@@ -55,17 +55,23 @@ enum PostgresSchemaDDL {
                 defs.append("\(q(StoreSchemaNames.entityColumn)) integer NOT NULL")
                 seen.insert(StoreSchemaNames.entityColumn)
             }
-            var indexes: [(name: String, columns: [String], unique: Bool)] = []
+            // Each index's keys as SQL: quoted columns, or a double's sort key (below).
+            var indexes: [(name: String, keys: [String], unique: Bool)] = []
             var foreignKeys: [String] = []
             for e in model.descendants(root) {
                 for a in e.attributes where seen.insert(a.column).inserted {
                     let notNull = !a.isOptional && e.name == root.name ? " NOT NULL" : ""
                     defs.append("\(q(a.column)) \(columnType(a.type))\(notNull)")
-                    if a.isUnique { indexes.append(("\(root.table)_\(a.column)_unique", [a.column], true)) }
-                    else if a.isIndexed { indexes.append(("\(root.table)_\(a.column)_index", [a.column], false)) }
+                    if a.isUnique { indexes.append(("\(root.table)_\(a.column)_unique", [q(a.column)], true)) }
+                    else if a.isIndexed {
+                        indexes.append(("\(root.table)_\(a.column)_index", [q(a.column)], false))
+                        if a.type == .double || a.type == .float {
+                            indexes.append(("\(root.table)_\(a.column)_sort", PostgresDialect.nanSortKeys(q(a.column)).map { notNull.isEmpty ? $0 + " NULLS FIRST" : $0 }, false))
+                        }
+                    }
                 }
                 for r in e.relationships where !r.isToMany {
-                    indexes.append(("\(root.table)_\(r.foreignKeyColumn)_fk", [r.foreignKeyColumn], false))
+                    indexes.append(("\(root.table)_\(r.foreignKeyColumn)_fk", [q(r.foreignKeyColumn)], false))
                     guard seen.insert(r.foreignKeyColumn).inserted else { continue }
                     let dest = try model.entity(named: r.destination)
                     let destRoot = model.root(dest)
@@ -78,8 +84,8 @@ enum PostgresSchemaDDL {
                     model.allAttributes(e).first { $0.name == name }?.column
                         ?? model.allRelationships(e).first { $0.name == name }?.foreignKeyColumn ?? name
                 }
-                for group in e.indexes { indexes.append(("\(root.table)_\(group.map(columnOf).joined(separator: "_"))_index", group.map(columnOf), false)) }
-                for group in e.uniqueness { indexes.append(("\(root.table)_\(group.map(columnOf).joined(separator: "_"))_unique", group.map(columnOf), true)) }
+                for group in e.indexes { indexes.append(("\(root.table)_\(group.map(columnOf).joined(separator: "_"))_index", group.map(columnOf).map(q), false)) }
+                for group in e.uniqueness { indexes.append(("\(root.table)_\(group.map(columnOf).joined(separator: "_"))_unique", group.map(columnOf).map(q), true)) }
             }
             var made: Set<String> = []
             var indexSQL: [String] = [], indexNames: [String] = []
@@ -90,7 +96,7 @@ enum PostgresSchemaDDL {
                                      hint: "shorten the entity or attribute names the index is named after")
                 }
                 indexNames.append(ix.name)
-                indexSQL.append("CREATE \(ix.unique ? "UNIQUE " : "")INDEX IF NOT EXISTS \(q(ix.name)) ON \(qualified(root.table)) (\(ix.columns.map(q).joined(separator: ", ")))")
+                indexSQL.append("CREATE \(ix.unique ? "UNIQUE " : "")INDEX IF NOT EXISTS \(q(ix.name)) ON \(qualified(root.table)) (\(ix.keys.joined(separator: ", ")))")
             }
             out.append(Table(name: root.table, create: "CREATE TABLE \(qualified(root.table)) (\(defs.joined(separator: ", ")))",
                              foreignKeys: foreignKeys, indexes: indexSQL, indexNames: indexNames))

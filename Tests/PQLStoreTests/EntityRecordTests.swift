@@ -121,4 +121,34 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: path), "nothing written")
         #expect(try StoreModel(records: [Folder.self, Note.self, Tag.self]).differences(from: [Folder.self, Note.self, Tag.self]).isEmpty)
     }
+
+    /// Records of a model with a sub-entity, as `pql codegen` writes them (a sub-entity's type
+    /// carries its parent's properties too): they open the store of that model, and each
+    /// type reads and writes its own entity, a fetch of the parent type returning the
+    /// sub-entity's objects as well.
+    /// As `pql codegen` writes them: the model keys them by Z_PK, so no `id`.
+    struct Vehicle: EntityRecord, Equatable { var make: String?; var wheels: Int64? }
+    struct Car: EntityRecord, Equatable { var make: String?; var wheels: Int64?; var doors: Int16? }
+
+    @Test func flattenedSubEntityRecordsOpenTheirModelsStore() throws {
+        let json = """
+        {"entities": [
+          {"name": "Vehicle", "attributes": [{"name": "make", "type": "string"}, {"name": "wheels", "type": "integer64"}]},
+          {"name": "Car", "parent": "Vehicle", "attributes": [{"name": "doors", "type": "integer16"}]}
+        ]}
+        """
+        let model = try StoreModel(json: Data(json.utf8))
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("pql-records-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let store = try PredicateStore(path: dir.appendingPathComponent("s.sqlite").path, model: model, records: [Vehicle.self, Car.self])
+        let bike = try store.insert(Vehicle(make: "Bianchi", wheels: 2))
+        let car = try store.insert(Car(make: "Fiat", wheels: 4, doors: 3))
+        #expect(try store.fetch(Car.self, where: "doors == 3").map(\.make) == ["Fiat"])
+        #expect(try store.fetch(Vehicle.self, where: "wheels >= 2", sort: [SortRule("wheels")]).map(\.make) == ["Bianchi", "Fiat"])
+        #expect(try store.count(Car.self) == 1 && store.count(Vehicle.self) == 2)
+        #expect(try store.fetch(Car.self, id: car) == Car(make: "Fiat", wheels: 4, doors: 3))
+        #expect(try store.fetch(Vehicle.self, id: bike) == Vehicle(make: "Bianchi", wheels: 2))
+        #expect(car != bike)
+    }
 }

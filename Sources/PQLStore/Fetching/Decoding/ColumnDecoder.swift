@@ -4,13 +4,13 @@ import PQL
 /// One column of a row as a decoder of its own, for a field whose type decodes itself (an
 /// enum through its raw value, a wrapper): a single value read from the cell, or what the
 /// column's value holds (a many-to-many's keys) for the other containers.
-struct ColumnDecoder<Row: RecordRow>: Decoder, SingleValueDecodingContainer {
-    let decoder: RecordDecoder<Row>
+struct ColumnDecoder: Decoder, SingleValueDecodingContainer {
+    let decoder: RecordDecoder
     let column: Int
     let codingPath: [any CodingKey]
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
-    private var row: Row { decoder.row }
+    private var row: any RecordRow { decoder.row }
     private func value() throws -> PredicateValue { try row.value(column) }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {

@@ -3,8 +3,8 @@ import PQL
 
 /// A record's fields by key: each read from its column, the common types straight from the
 /// cell and the rest through the column's value.
-struct RecordContainer<Key: CodingKey, Row: RecordRow>: KeyedDecodingContainerProtocol {
-    let decoder: RecordDecoder<Row>
+struct RecordContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
+    let decoder: RecordDecoder
     var codingPath: [any CodingKey] { decoder.codingPath }
     var allKeys: [Key] { decoder.fields.names.compactMap { Key(stringValue: $0) } }
 
@@ -27,28 +27,15 @@ struct RecordContainer<Key: CodingKey, Row: RecordRow>: KeyedDecodingContainerPr
 
     func decodeNil(forKey key: Key) throws -> Bool { try decoder.row.isNull(try column(key)) }
 
-    // The typed readers, then the value's conversion for what they do not cover.
-    private func bool(_ c: Int, _ key: Key) throws -> Bool {
-        if let b = try decoder.row.bool(c) { return b }
-        return try ValueConversion.bool(try value(c), [key])
-    }
-
-    private func string(_ c: Int, _ key: Key) throws -> String {
-        if let s = try decoder.row.string(c) { return s }
-        return try ValueConversion.string(try value(c), [key])
-    }
-
-    private func double(_ c: Int, _ key: Key) throws -> Double {
-        if let d = try decoder.row.double(c) { return d }
-        return try ValueConversion.double(try value(c), [key])
-    }
-
-    private func float(_ c: Int, _ key: Key) throws -> Float { try ValueConversion.float(try value(c), [key]) }
-
-    private func integer<T: FixedWidthInteger>(_ c: Int, _ key: Key, _: T.Type) throws -> T {
-        if let i = try decoder.row.int64(c), let exact = T(exactly: i) { return exact }
-        return try ValueConversion.integer(try value(c), T.self, [key])
-    }
+    // The typed readers, then the value's conversion for what they do not cover: in the
+    // decoder, which is not generic, so that they are compiled for each type (here, inside a
+    // container generic over a `Key` known only at run time, an integer's conversion looked
+    // up its type's metadata for every field).
+    @inline(__always) private func bool(_ c: Int, _ key: Key) throws -> Bool { try decoder.bool(c) { [key] } }
+    @inline(__always) private func string(_ c: Int, _ key: Key) throws -> String { try decoder.string(c) { [key] } }
+    @inline(__always) private func double(_ c: Int, _ key: Key) throws -> Double { try decoder.double(c) { [key] } }
+    @inline(__always) private func float(_ c: Int, _ key: Key) throws -> Float { try decoder.float(c) { [key] } }
+    @inline(__always) private func integer<T: FixedWidthInteger>(_ c: Int, _ key: Key, _: T.Type) throws -> T { try decoder.integer(c, T.self) { [key] } }
 
     func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try bool(try column(key), key) }
     func decode(_ type: String.Type, forKey key: Key) throws -> String { try string(try column(key), key) }
@@ -74,7 +61,7 @@ struct RecordContainer<Key: CodingKey, Row: RecordRow>: KeyedDecodingContainerPr
     func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
         guard let c = decoder.column(named: key.stringValue) else { return nil }
         if let s = try decoder.row.string(c) { return s }
-        return try decoder.row.isNull(c) ? nil : try ValueConversion.string(try value(c), [key])
+        return try decoder.row.isNull(c) ? nil : try string(c, key)
     }
     func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? { try presentColumn(key).map { c in try double(c, key) } }
     func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? { try presentColumn(key).map { c in try float(c, key) } }

@@ -6,9 +6,13 @@ import PQL
 /// ``ValueConversion``'s rules (those of the records' JSON form, which it replaces).
 ///
 /// One decoder serves a whole fetch: the store points ``row`` at each row in turn.
-package final class RecordDecoder<Row: RecordRow>: Decoder {
-    package var row: Row
-    var fields: RecordFields
+package final class RecordDecoder: Decoder {
+    // Unchecked exclusivity: every field of every row reads these, and the dynamic check of
+    // each access (a thread-local access set) cost as much as a field's decoding. One fetch
+    // owns its decoder on one task, and no access to them overlaps another. The store moves
+    // `row` (its own object) from row to row.
+    package let row: any RecordRow
+    @exclusivity(unchecked) var fields: RecordFields
     package let codingPath: [any CodingKey] = []
     package var userInfo: [CodingUserInfoKey: Any] { [:] }
 
@@ -16,9 +20,9 @@ package final class RecordDecoder<Row: RecordRow>: Decoder {
     /// type asks for the same keys in the same order row after row: the key asked at a place
     /// is compared with last row's key there (two short strings) before the fields'
     /// dictionary is hashed, which for every key of every row was a large part of the cost.
-    private var askedNames: [String] = []
-    private var askedColumns: [Int?] = []
-    private var asked = 0
+    @exclusivity(unchecked) private var askedNames: [String] = []
+    @exclusivity(unchecked) private var askedColumns: [Int?] = []
+    @exclusivity(unchecked) private var asked = 0
 
     /// The column of the field `name`, nil when the record has none.
     @inline(__always) func column(named name: String) -> Int? {
@@ -36,7 +40,7 @@ package final class RecordDecoder<Row: RecordRow>: Decoder {
         return c
     }
 
-    package init(row: Row, fields: RecordFields) {
+    package init(row: any RecordRow, fields: RecordFields) {
         self.row = row
         self.fields = fields
     }
@@ -61,7 +65,7 @@ package final class RecordDecoder<Row: RecordRow>: Decoder {
     }
 
     package func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-        KeyedDecodingContainer(RecordContainer<Key, Row>(decoder: self))
+        KeyedDecodingContainer(RecordContainer<Key>(decoder: self))
     }
 
     /// A type that reads the record other than keyed (an array of it, say) reads its values.
@@ -85,5 +89,31 @@ package final class RecordDecoder<Row: RecordRow>: Decoder {
         if T.self == Date.self, let d = try row.date(column) { return d as! T }
         if ValueConversion.isSpecial(T.self) { return try ValueConversion.special(try row.value(column), as: T.self, path)! }
         return try T(from: ColumnDecoder(decoder: self, column: column, codingPath: path))
+    }
+
+    // A field's typed reads: straight from the cell, else through the column's value.
+    // `path` only for a failure.
+    @inline(__always) func bool(_ c: Int, at path: () -> [any CodingKey]) throws -> Bool {
+        if let b = try row.bool(c) { return b }
+        return try ValueConversion.bool(try row.value(c), path())
+    }
+
+    @inline(__always) func string(_ c: Int, at path: () -> [any CodingKey]) throws -> String {
+        if let s = try row.string(c) { return s }
+        return try ValueConversion.string(try row.value(c), path())
+    }
+
+    @inline(__always) func double(_ c: Int, at path: () -> [any CodingKey]) throws -> Double {
+        if let d = try row.double(c) { return d }
+        return try ValueConversion.double(try row.value(c), path())
+    }
+
+    func float(_ c: Int, at path: () -> [any CodingKey]) throws -> Float {
+        try ValueConversion.float(try row.value(c), path())
+    }
+
+    @inline(__always) func integer<T: FixedWidthInteger>(_ c: Int, _: T.Type, at path: () -> [any CodingKey]) throws -> T {
+        if let i = try row.int64(c), let exact = T(exactly: i) { return exact }
+        return try ValueConversion.integer(try row.value(c), T.self, path())
     }
 }

@@ -4,7 +4,12 @@ import PQL
 /// A fetched row as ``RecordDecoder`` reads it, column by column. Each store reads its own
 /// cells: `value(_:)` gives a column as a `StoreRecord` holds it, and the typed readers give
 /// the common cases straight from the cell, without building that value.
-package protocol RecordRow {
+///
+/// A class, reached through an existential: the decoder's containers are generic over the
+/// type's coding keys, known only at run time, so over a generic row every field's read went
+/// through unspecialized code that copied the row (its arrays retained and released) and
+/// looked up metadata. A class's witness is the store's own optimized code.
+package protocol RecordRow: AnyObject {
     /// Whether the column is NULL.
     func isNull(_ column: Int) throws -> Bool
     /// The column's value as the store's `StoreRecord` holds it.

@@ -5,7 +5,7 @@ import PQL
 /// The current row of a records statement (`SelectBuilder.records`) for ``RecordDecoder``:
 /// each column read from SQLite as its attribute's kind says, as `forEach` reads it into a
 /// `StoreRecord`.
-struct SQLiteRecordRow: RecordRow {
+final class SQLiteRecordRow: RecordRow {
     /// How each column of the statement reads.
     enum Reading {
         case kind(SQLKind)
@@ -15,6 +15,11 @@ struct SQLiteRecordRow: RecordRow {
 
     let statement: SQLiteStatement
     let readings: [Reading]
+
+    init(statement: SQLiteStatement, readings: [Reading]) {
+        self.statement = statement
+        self.readings = readings
+    }
 
     private var handle: OpaquePointer { statement.handle }
     private func type(_ c: Int) -> Int32 { sqlite3_column_type(handle, Int32(c)) }
