@@ -24,6 +24,15 @@ struct LintCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("The predicate format string, or - to read it from standard input.", valueName: "predicate"))
     var predicate: String
 
+    /// `--var` comes with the shared option group, but a finding is about the text as
+    /// written: `$variables` are linted as variables, so a value given for one is refused
+    /// rather than ignored.
+    func validate() throws {
+        guard values.variables.isEmpty else {
+            throw ValidationError("pql lint takes --arg values only: it checks $variables as they are written, so --var has no effect here")
+        }
+    }
+
     func run() throws {
         let text = try PredicateSource.read(predicate)
         let findings = PredicateLinter.lint(format: text, argumentArray: try values.argumentValues())

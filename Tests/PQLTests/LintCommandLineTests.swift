@@ -38,6 +38,13 @@ struct LintCommandLineTests {
         #expect(r.stdout.contains("^"))
     }
 
+    @Test("--var is refused, not ignored: a usage error, exit 2")
+    func variablesAreRefused() throws {
+        let r = try PQLProcess.run(["lint", "--var", "MIN=1", "--", "age > $MIN"])
+        #expect(r.status == 2, "\(r.stdout)\(r.stderr)")
+        #expect(r.stderr.contains("pql lint takes --arg values only"), "\(r.stderr)")
+    }
+
     @Test("too few arguments and syntax errors: error findings, exit 1")
     func errors() throws {
         let missing = try PQLProcess.run(["lint", "a == %@"])
