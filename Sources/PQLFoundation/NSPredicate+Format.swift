@@ -119,10 +119,7 @@ extension NSPredicate {
     /// ```
     public func evaluateOrThrow(with object: Any?, substitutionVariables: [String: Any]? = nil) throws(PredicateEvaluationError) -> Bool {
         guard let node = predicateNode else { return evaluate(with: object, substitutionVariables: substitutionVariables) }
-        guard let variables = ObjectEvaluation.variables(substitutionVariables) else {
-            throw PredicateEvaluationError(kind: .typeMismatch, message: "a substitution variable has no predicate value",
-                                           hint: "bind strings, numbers, Bool, Date, Data, arrays, dictionaries or NSNull")
-        }
+        let variables = ObjectEvaluation.variables(substitutionVariables)
         if let format = self as? FormatPredicate { return try format.evaluateOrThrow(with: object, variables: variables) }
         return try ObjectEvaluation(node).evaluateOrThrow(object, variables: variables)
     }

@@ -24,7 +24,7 @@ final class ObjectEvaluation: Sendable {
     /// Apple raises an exception where PQL reports an evaluation error (an unknown key, a
     /// comparison of a number with a string); here the object does not match.
     func evaluate(_ object: Any?, bindings: [String: Any]?) -> Bool {
-        guard let variables = Self.variables(bindings) else { return false }
+        let variables = Self.variables(bindings)
         do {
             return try evaluateOrThrow(object, variables: variables)
         } catch {
@@ -70,14 +70,11 @@ final class ObjectEvaluation: Sendable {
         return value
     }
 
-    /// The bindings as PQL's variables, or nil when one has no predicate value.
-    static func variables(_ bindings: [String: Any]?) -> [String: PredicateValue]? {
-        var variables: [String: PredicateValue] = [:]
-        for (name, raw) in bindings ?? [:] {
-            guard let value = PredicateValue(any: raw) else { return nil }
-            variables[name] = value
-        }
-        return variables
+    /// The bindings as PQL's variables. A binding with no predicate value (an arbitrary
+    /// object) is left out, as Apple ignores bindings the predicate never reads: only a
+    /// predicate that reads it fails, its variable unbound.
+    static func variables(_ bindings: [String: Any]?) -> [String: PredicateValue] {
+        (bindings ?? [:]).compactMapValues { PredicateValue(any: $0) }
     }
 }
 

@@ -5,14 +5,12 @@ import PQL
 /// `withSubstitutionVariables(_:)`, which swift-corelibs-foundation declares unavailable.
 enum PredicateSubstitution {
     static func substituting(_ variables: [String: Any], in predicate: NSPredicate) -> NSPredicate {
-        if let format = predicate as? FormatPredicate {
-            return FormatPredicate(substituting(variables, in: format.node))
-        }
-        if let compound = predicate as? NSCompoundPredicate {
-            return CompoundPredicate(type: compound.compoundPredicateType,
-                                     subpredicates: compound.subpredicates.map { substituting(variables, in: $0) })
-        }
-        return predicate
+        let result = PredicateFold.fold(predicate, leaf: { p -> NSPredicate? in
+            (p as? FormatPredicate).map { FormatPredicate(substituting(variables, in: $0.node)) } ?? p
+        }, combine: { compound, subpredicates -> NSPredicate? in
+            CompoundPredicate(type: compound.compoundPredicateType, subpredicates: subpredicates)
+        })
+        return result ?? predicate
     }
 
     /// All the values at once when they all convert; otherwise the ones that do.

@@ -7,20 +7,11 @@ enum PredicateText {
     /// The tree of a predicate made by PQLFoundation, of a compound of such predicates, or of
     /// `NSPredicate(value:)`; nil for a block predicate (which has no text).
     static func node(of predicate: NSPredicate) -> PredicateNode? {
+        PredicateFold.fold(predicate, leaf: leafNode) { compound, nodes in combined(compound.compoundPredicateType, nodes) }
+    }
+
+    private static func leafNode(_ predicate: NSPredicate) -> PredicateNode? {
         if let format = predicate as? FormatPredicate { return format.node }
-        if let compound = predicate as? NSCompoundPredicate {
-            var nodes: [PredicateNode] = []
-            for sub in compound.subpredicates {
-                guard let node = node(of: sub) else { return nil }
-                nodes.append(node)
-            }
-            switch compound.compoundPredicateType {
-            case .and: return nodes.isEmpty ? .constant(true) : nodes.count == 1 ? nodes[0] : .and(nodes)
-            case .or: return nodes.isEmpty ? .constant(false) : nodes.count == 1 ? nodes[0] : .or(nodes)
-            case .not: return nodes.first.map { .not($0) }
-            @unknown default: return nil
-            }
-        }
         // NSPredicate(value:): Foundation's isEqual compares the Boolean (and never calls a
         // block, which could run user code on an object it does not expect).
         if type(of: predicate) == NSPredicate.self {
@@ -30,22 +21,36 @@ enum PredicateText {
         return nil
     }
 
+    private static func combined(_ type: NSCompoundPredicate.LogicalType, _ nodes: [PredicateNode]) -> PredicateNode? {
+        switch type {
+        case .and: return nodes.isEmpty ? .constant(true) : nodes.count == 1 ? nodes[0] : .and(nodes)
+        case .or: return nodes.isEmpty ? .constant(false) : nodes.count == 1 ? nodes[0] : .or(nodes)
+        case .not: return nodes.first.map { .not($0) }
+        @unknown default: return nil
+        }
+    }
+
     /// A compound's text: the canonical print of its tree, or, when a subpredicate is a block,
-    /// the subpredicates' texts joined with parentheses (`BLOCKPREDICATE` for a block, as
-    /// Foundation prints it).
+    /// the subpredicates' texts joined (`BLOCKPREDICATE` for a block, as Foundation prints it),
+    /// each in parentheses when it is itself an AND, OR or NOT, so that the text keeps the
+    /// compound's grouping.
     static func format(of compound: NSCompoundPredicate) -> String {
         if let node = node(of: compound) { return node.description }
-        let parts = compound.subpredicates.map { sub -> String in
-            let text = node(of: sub)?.description
-                ?? (sub as? NSCompoundPredicate).map(format(of:))
-                ?? "BLOCKPREDICATE"
-            return sub is NSCompoundPredicate ? "(\(text))" : text
-        }
-        switch compound.compoundPredicateType {
-        case .and: return parts.joined(separator: " AND ")
-        case .or: return parts.joined(separator: " OR ")
-        default: return "NOT " + (parts.first ?? "")
-        }
+        let text = PredicateFold.fold(compound, leaf: { sub -> (text: String, grouped: Bool) in
+            guard let node = leafNode(sub) else { return ("BLOCKPREDICATE", false) }
+            switch node {
+            case .and, .or, .not: return (node.description, true)
+            default: return (node.description, false)
+            }
+        }, combine: { compound, parts -> (text: String, grouped: Bool) in
+            let texts = parts.map { $0.grouped ? "(\($0.text))" : $0.text }
+            switch compound.compoundPredicateType {
+            case .and: return (texts.joined(separator: " AND "), true)
+            case .or: return (texts.joined(separator: " OR "), true)
+            default: return ("NOT " + (texts.first ?? ""), true)
+            }
+        })
+        return text?.text ?? "BLOCKPREDICATE"
     }
 }
 #endif
