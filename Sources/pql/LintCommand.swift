@@ -8,7 +8,7 @@ struct LintCommand: ParsableCommand {
         commandName: "lint",
         abstract: "Check a predicate for likely mistakes: exit 1 when there are findings, 0 when there are none.",
         discussion: """
-        Parses the predicate with its --arg values and prints each finding with a caret under the text at fault and a hint: a quoted '%@' whose argument is never used, more arguments than specifiers (fewer is an error, reported too), a constant compared with a constant (keys passed with %@ instead of %K, a key name in quotes), a comparison that can never be true ('5' == 5, x < nil, BETWEEN {9, 1}, IN {}), [c] or [d] on a number, a LIKE pattern without * or ?, and parts that are always true or false (TRUEPREDICATE inside AND, 1 == 1). Findings go to standard output; nothing is printed when there are none.
+        Parses the predicate with its --arg values and prints each finding with a caret under the text at fault and a hint: a quoted '%@' when arguments are given, more arguments than specifiers (fewer is an error, reported too), a constant compared with a constant (keys passed with %@ instead of %K, a key name in quotes), a comparison that can never be true ('5' == 5, x < nil, BETWEEN {9, 1}, IN {}), [c] or [d] on a number, a LIKE pattern written without * or ?, and parts that are always true or false (TRUEPREDICATE inside AND, 1 == 1). Findings go to standard output; nothing is printed when there are none.
 
         For example, pql lint --arg '"x"' "id == '%@'" exits 1 and says that the quoted %@ is text and its argument is never used. pql format prints the same warnings on standard error and still prints the predicate.
 

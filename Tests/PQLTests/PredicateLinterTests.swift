@@ -15,6 +15,9 @@ import Testing
         ("age BETWEEN {18, 65}", []), ("TRUEPREDICATE", []), ("age ==[c] name", []),
         ("name ==[c] 'bob'", []), ("x IN {1, 2}", []), ("SELF isKindOfClass: 'NSString'", []),
         ("ANY tags == 'a' AND NOT (b < 2)", []), ("x < nil + 1", []),
+        // A pattern or a list passed as an argument is one call's value, not the code's mistake.
+        ("name LIKE[c] %@", ["abc"]), ("%K LIKE %@", ["firstName", "Adam"]), ("NOT name LIKE %@", ["x"]),
+        ("ANY tags IN %@", [.array([])]), ("NOT (id IN %@)", [.array([])]),
     ] as [(String, [PredicateValue])])
     func quiet(_ format: String, _ args: [PredicateValue]) {
         #expect(PredicateLinter.lint(format: format, argumentArray: args).isEmpty, "\(PredicateLinter.lint(format: format, argumentArray: args))")
@@ -28,6 +31,12 @@ import Testing
         #expect(found[1].range.column == 7 && found[1].replacement == "%@")
         #expect(found[1].rendered.contains("'%@'"))
         #expect(Self.kinds("a == \"%@\" OR b == %@", [1, 2]) == [.surplusArgument, .quotedSpecifier])
+        // No argument left over, but the quoted one misleads: the argument goes to the other.
+        let shifted = PredicateLinter.lint(format: "id == '%@' OR id == %@", argumentArray: ["x"])
+        #expect(shifted.map(\.kind) == [.quotedSpecifier])
+        #expect(shifted.first?.message.contains("no argument goes here") == true && shifted.first?.range.column == 7)
+        // Without arguments, quoted text that looks like a specifier is just text.
+        #expect(Self.kinds("note CONTAINS '%d'").isEmpty)
     }
 
     @Test("too few arguments, and text that does not parse, are error findings")
@@ -76,8 +85,11 @@ import Testing
         #expect(found.map(\.kind) == [.likeWithoutWildcard])
         #expect(found[0].range.column == 14)
         #expect(found[0].hint?.contains("==[c]") == true)
-        #expect(Self.kinds("name LIKE %@", ["Bob"]) == [.likeWithoutWildcard])
         #expect(Self.kinds("name LIKE 'B?b'").isEmpty)
+        // SQL's % is named in the hint.
+        let sql = PredicateLinter.lint(format: "name LIKE '%abc%'")
+        #expect(sql.map(\.kind) == [.likeWithoutWildcard])
+        #expect(sql.first?.hint?.contains("not SQL's %: '*abc*'") == true, "\(sql)")
     }
 
     @Test("predicates that are always true or false", arguments: [

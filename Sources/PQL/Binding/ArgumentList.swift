@@ -98,8 +98,18 @@ struct ArgumentList {
     /// but never silently: a warning at the end of the input, and one at each quoted string
     /// holding a specifier's text (`'%@'`), the usual reason an argument goes unused.
     /// `quoted` lists those strings' byte ranges.
+    /// With no argument left over, a quoted specifier still misleads when arguments were
+    /// given: the reader takes it for one, and the arguments go to the specifiers outside
+    /// quotes (`id == '%@' OR id == %@` gives its one argument to the second).
     func surplusWarnings(source: String, end: Int, quoted: [(start: Int, end: Int, specifier: String)]) -> [PredicateDiagnostic] {
-        guard used < values.count else { return [] }
+        guard used < values.count else {
+            guard !values.isEmpty else { return [] }
+            return quoted.prefix(100).map { q in
+                PredicateDiagnostic.warning(.quotedSpecifier, "'\(q.specifier)' inside quotes is text, not a specifier: no argument goes here",
+                                            start: q.start, end: q.end, source: source,
+                                            hint: "remove the quotes if an argument belongs here: \(q.specifier)", replacement: q.specifier)
+            }
+        }
         let extra = values.count - used
         var out: [PredicateDiagnostic] = []
         let first = used + 1

@@ -38,11 +38,16 @@ extension LintWalk {
     }
 
     /// `LIKE 'Bob'` is `== 'Bob'`: no `*` or `?`, so probably a pattern without its wildcard.
+    /// Only a pattern written in the text: one passed as `%@` is a value of one call, and
+    /// `name LIKE[c] %@` is also how code asks for a case-insensitive match of any pattern.
     private mutating func checkLike(_ c: ComparisonNode, rhs: SourceMap.Node) {
-        guard c.op == .like, case .constant(.string(let pattern)) = c.rhs,
+        guard c.op == .like, !isArgument(rhs), case .constant(.string(let pattern)) = c.rhs,
               !pattern.contains("*"), !pattern.contains("?") else { return }
-        add(.likeWithoutWildcard, "the LIKE pattern \(shown(rhs)) has no * or ?, so it only matches the whole string",
-            at: rhs, hint: "write ==\(c.options.suffix) for an exact match, or add * where any text may stand, as in '\(pattern)*'")
+        // SQL's wildcard in a LIKE pattern: the usual reason for none of PQL's.
+        let hint = pattern.contains("%")
+            ? "LIKE's wildcards are * and ?, not SQL's %: '\(pattern.replacingOccurrences(of: "%", with: "*"))'"
+            : "write ==\(c.options.suffix) for an exact match, or add * where any text may stand, as in '\(pattern)*'"
+        add(.likeWithoutWildcard, "the LIKE pattern \(shown(rhs)) has no * or ?, so it only matches the whole string", at: rhs, hint: hint)
     }
 
     /// Both operands are constants: the result is fixed before any object is seen.
@@ -99,7 +104,9 @@ extension LintWalk {
                     hint: "put the lower bound first")
             }
         case .in:
-            if let elements = b.collectionElements, elements.isEmpty, c.quantifier != .all {
+            // An empty list written in the text; one passed as `%@` is one call's value
+            // (an empty exclusion list is an ordinary one).
+            if !isArgument(rhs), let elements = b.collectionElements, elements.isEmpty, c.quantifier != .all {
                 add(.neverTrue, "nothing is IN an empty collection: the comparison is never true", at: node)
             }
         case .like, .matches, .beginsWith, .endsWith:
