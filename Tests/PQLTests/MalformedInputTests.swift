@@ -107,6 +107,9 @@ import Testing
         .init("a == %@ AND %K == 1", args: [1, 2], .argumentType, at: 12, column: 13, "argument 2 is Int"),
         .init("a == %d", args: ["x"], .argumentType, at: 5, column: 6, "%d needs an integer, but argument 1 is String", hint: "%@"),
         .init("a == %ld", args: [2.5], .argumentType, at: 5, column: 6, "%ld needs an integer"),
+        // A PredicateValue (as the command line's --arg passes) is named by its kind.
+        .init("a == %d", args: [PredicateValue.double(3)], .argumentType, at: 5, column: 6, "%d needs an integer, but argument 1 is a number"),
+        .init("%K == 1", args: [PredicateValue.int(5)], .argumentType, at: 0, column: 1, "%K needs a key-path string, but argument 1 is a number"),
         .init("a == %u", args: [-1], .argumentType, at: 5, column: 6, "%u needs an unsigned integer", hint: "%d"),
         .init("a == %f", args: ["x"], .argumentType, at: 5, column: 6, "%f needs a number"),
         .init("a == %s", args: [1], .argumentType, at: 5, column: 6, "%s needs a string"),

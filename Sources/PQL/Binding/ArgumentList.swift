@@ -30,7 +30,9 @@ struct ArgumentList {
         if case .string(let s)? = raw as? PredicateValue { raw = s }
         used += 1
         let conversion = spec.last!
-        let typeName = raw.map { "\(type(of: $0))" } ?? "nil"
+        // A PredicateValue (the command line's --arg, a value built in code) by its kind, not
+        // its Swift type: "a double", where "PredicateValue" says nothing.
+        let typeName = raw.map { ($0 as? PredicateValue)?.kindDescription ?? "\(type(of: $0))" } ?? "nil"
         switch conversion {
         case "K":
             guard let key = raw as? String ?? (raw as? Substring).map(String.init) else {
