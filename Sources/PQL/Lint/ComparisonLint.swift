@@ -24,8 +24,8 @@ extension LintWalk {
         }
         guard numeric(c.lhs) || numeric(c.rhs) else { return }
         // The options are written between the operands: `[…]` after the operator.
-        let lr = map.range(of: lhs), rr = map.range(of: rhs)
-        var start = min(lr.offset + lr.length, rr.offset), end = rr.offset
+        let lr = map.byteSpan(of: lhs), rr = map.byteSpan(of: rhs)
+        var start = min(lr.end, rr.start), end = rr.start
         let utf8 = source.utf8
         let between = Array(utf8[utf8.index(utf8.startIndex, offsetBy: start)..<utf8.index(utf8.startIndex, offsetBy: end)])
         if let open = between.firstIndex(of: UInt8(ascii: "[")), let close = between.lastIndex(of: UInt8(ascii: "]")), open < close {
@@ -41,8 +41,8 @@ extension LintWalk {
     /// Only a pattern written in the text: one passed as `%@` is a value of one call, and
     /// `name LIKE[c] %@` is also how code asks for a case-insensitive match of any pattern.
     private mutating func checkLike(_ c: ComparisonNode, rhs: SourceMap.Node) {
-        guard c.op == .like, !isArgument(rhs), case .constant(.string(let pattern)) = c.rhs,
-              !pattern.contains("*"), !pattern.contains("?") else { return }
+        guard c.op == .like, case .constant(.string(let pattern)) = c.rhs,
+              !pattern.contains("*"), !pattern.contains("?"), !isArgument(rhs) else { return }
         // SQL's wildcard in a LIKE pattern: the usual reason for none of PQL's.
         let hint = pattern.contains("%")
             ? "LIKE's wildcards are * and ?, not SQL's %: '\(pattern.replacingOccurrences(of: "%", with: "*"))'"
@@ -106,7 +106,7 @@ extension LintWalk {
         case .in:
             // An empty list written in the text; one passed as `%@` is one call's value
             // (an empty exclusion list is an ordinary one).
-            if !isArgument(rhs), let elements = b.collectionElements, elements.isEmpty, c.quantifier != .all {
+            if let elements = b.collectionElements, elements.isEmpty, c.quantifier != .all, !isArgument(rhs) {
                 add(.neverTrue, "nothing is IN an empty collection: the comparison is never true", at: node)
             }
         case .like, .matches, .beginsWith, .endsWith:

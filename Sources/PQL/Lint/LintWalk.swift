@@ -44,10 +44,10 @@ struct LintWalk {
 
     /// The text `node` was written as.
     func text(_ node: SourceMap.Node) -> String {
-        let r = map.range(of: node)
+        let span = map.byteSpan(of: node)
         let utf8 = source.utf8
-        let s = utf8.index(utf8.startIndex, offsetBy: min(max(0, r.offset), utf8.count))
-        let e = utf8.index(s, offsetBy: min(r.length, utf8.distance(from: s, to: utf8.endIndex)))
+        let s = utf8.index(utf8.startIndex, offsetBy: min(max(0, span.start), utf8.count))
+        let e = utf8.index(s, offsetBy: min(max(0, span.end - span.start), utf8.distance(from: s, to: utf8.endIndex)))
         return String(decoding: utf8[s..<e], as: UTF8.self)
     }
 

@@ -68,6 +68,14 @@ public struct SourceMap: Hashable, Sendable, Codable {
         return SourceRange(offset: Int(e.start), length: Int(e.end) - Int(e.start), in: source)
     }
 
+    /// Where `node` was written, as byte offsets only: a ``SourceRange`` also counts the lines
+    /// and columns up to it, which is linear in the offset, so code that asks for many nodes'
+    /// text (the linter) would be quadratic in the input through it.
+    func byteSpan(of node: Node) -> (start: Int, end: Int) {
+        guard entries.indices.contains(node.index) else { return (0, 0) }
+        return (Int(entries[node.index].start), Int(entries[node.index].end))
+    }
+
     /// The children of `node`, in the order of the tree's own children (see the type's
     /// description).
     ///
