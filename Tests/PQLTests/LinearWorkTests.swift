@@ -64,7 +64,10 @@ struct LinearWorkTests {
         let large = try Self.formatCPU(Self.shape(shape, bytes: 4 * bytes)) - startup
         // Below 20 ms the measure is mostly noise: count it as 20 ms.
         let ratio = large / max(small, 0.02)
-        #expect(ratio < 8, "\(shape): \(bytes) bytes took \(small) s of CPU, \(4 * bytes) bytes \(large) s (×\(ratio))")
+        // Quadratic work gives ×16 (the linter's once gave ×17.4). Linear work stays near ×4
+        // alone, but a full run on 2 busy cores saw one linear shape at ×8.4 (the larger input's
+        // memory pays more for the contention): ×10 keeps the margin on both sides.
+        #expect(ratio < 10, "\(shape): \(bytes) bytes took \(small) s of CPU, \(4 * bytes) bytes \(large) s (×\(ratio))")
     }
 
     /// The parts of the library the command line does not reach: many `%K` and `%@`
