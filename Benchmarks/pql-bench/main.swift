@@ -5,6 +5,7 @@ import Foundation
 //   swift build -c release --scratch-path .build-bench --product pql-bench
 //   .build-bench/release/pql-bench parse [--file F] [--iterations N] [--gnustep PATH | --no-gnustep]
 //                                        [--gnustep-runs R] [--large-bytes B]
+//   .build-bench/release/pql-bench parse --instructions [--file F] [--iterations N] [--no-gnustep]
 //   .build-bench/release/pql-bench eval [--n N] [--runs R]
 //   .build-bench/release/pql-bench records [--n N] [--runs R]
 //
@@ -13,6 +14,8 @@ import Foundation
 let usage = """
     usage: pql-bench [parse] [--file F] [--iterations N] [--gnustep PATH | --no-gnustep]
                              [--gnustep-runs R] [--large-bytes B]
+           pql-bench parse --instructions [--file F] [--iterations N] [--gnustep PATH | --no-gnustep]
+                             [--large-bytes B] [--valgrind PATH]
 
       parse             ns per parse for every predicate of F, beside GNUstep's bench-parse on
                         the same file with the same N, then the throughput on one large predicate
@@ -24,6 +27,14 @@ let usage = """
       --no-gnustep      do not run GNUstep
       --gnustep-runs R  runs of GNUstep's bench-parse; per predicate the median counts (default 3)
       --large-bytes B   size of the large predicate (default 1000000)
+      --instructions    instructions per parse instead of time, counted by valgrind's callgrind
+                        (reproducible on a loaded machine): PQL and GNUstep each run under
+                        callgrind, counting only their parse loops; N defaults to 100 here.
+                        Needs valgrind, and an nspredicate-oracle with count-parse
+                        (Benchmarks/README.md) unless --no-gnustep
+      --valgrind PATH   valgrind to use (default: valgrind on the PATH)
+
+    \(CountedParses.usage)
 
     \(EvalBenchmark.usage)
     \(StoreBenchmark.usage)
@@ -38,6 +49,11 @@ struct Options {
     var useGnustep = true
     var gnustepRuns = 3
     var largeBytes = 1_000_000
+    /// `--instructions`: count instructions under callgrind instead of timing.
+    var instructions = false
+    var valgrind: String?
+    /// Whether `--iterations` was given (`--instructions` has its own default).
+    var iterationsGiven = false
 }
 
 func fail(_ message: String) -> Never {
@@ -60,11 +76,13 @@ func parseOptions(_ arguments: [String]) -> Options {
     while let arg = rest.popFirst() {
         switch arg {
         case "--file": options.file = value(arg)
-        case "--iterations", "-n": options.iterations = count(arg)
+        case "--iterations", "-n": options.iterations = count(arg); options.iterationsGiven = true
         case "--gnustep": options.gnustep = value(arg)
         case "--no-gnustep": options.useGnustep = false
         case "--gnustep-runs": options.gnustepRuns = count(arg)
         case "--large-bytes": options.largeBytes = count(arg)
+        case "--instructions": options.instructions = true
+        case "--valgrind": options.valgrind = value(arg)
         case "-h", "--help", "help": print(usage); exit(0)
         default: fail("unknown argument '\(arg)'\n\(usage)")
         }
@@ -98,6 +116,9 @@ if let name = CommandLine.arguments.dropFirst().first, let run = subcommands[nam
     print(run(Array(CommandLine.arguments.dropFirst(2))))
     exit(0)
 }
+if CommandLine.arguments.dropFirst().first == "count-parse" {
+    exit(CountedParses.main(Array(CommandLine.arguments.dropFirst(2))))
+}
 
 let options = parseOptions(Array(CommandLine.arguments.dropFirst()))
 let path = options.file ?? defaultPredicateFile()
@@ -107,6 +128,29 @@ do { file = try PredicateFile(path: path) } catch { fail("\(error)") }
 #if DEBUG
 log("warning: this is a debug build; build with -c release for meaningful figures")
 #endif
+
+if options.instructions {
+    let gnustep: GNUstepPeer?
+    if !options.useGnustep {
+        gnustep = nil
+    } else if let peer = GNUstepPeer.locate(options.gnustep),
+              FileManager.default.isExecutableFile(atPath: peer.executable) {
+        gnustep = peer
+    } else {
+        fail("GNUstep's nspredicate-oracle not found at \(options.gnustep ?? GNUstepPeer.defaultPath): build it as "
+             + "Benchmarks/README.md describes, pass --gnustep PATH, or count PQL alone with --no-gnustep")
+    }
+    do {
+        let benchmark = InstructionBenchmark(file: URL(fileURLWithPath: path).standardizedFileURL.path,
+                                             iterations: options.iterationsGiven ? options.iterations : 100,
+                                             largeBytes: options.largeBytes,
+                                             callgrind: try Callgrind.locate(options.valgrind), gnustep: gnustep)
+        print(try benchmark.run().render())
+    } catch {
+        fail("\(error)")
+    }
+    exit(0)
+}
 
 var bench = ParseBenchmark(iterations: options.iterations)
 log("PQL: timing \(file.predicates.count) predicates, \(bench.runs) runs of \(options.iterations) parses each…")
