@@ -13,9 +13,8 @@ struct ArgumentList {
     init(_ values: [Any?]) { self.values = values }
 
 
-    /// The node a specifier token stands for.
-    mutating func bind(_ t: Token, source: String) throws(PredicateFormatError) -> ExpressionNode {
-        let spec = t.text
+    /// The node a specifier token stands for; `spec` is its text.
+    mutating func bind(_ t: Token, _ spec: String, source: String) throws(PredicateFormatError) -> ExpressionNode {
         func fail(_ kind: PredicateFormatError.Kind, _ message: String, hint: String? = nil) -> PredicateFormatError {
             Diagnostics.error(kind, message, start: t.start, end: t.end, source: source, hint: hint)
         }

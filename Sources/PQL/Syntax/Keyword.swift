@@ -27,12 +27,12 @@ enum Keyword: UInt8, CaseIterable, Sendable {
     static func lookup(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Keyword? {
         let n = end - start
         guard n >= 2, n <= 15 else { return nil }
+        // Keywords in the table are all letters. Clearing bit 5 upper-cases a letter and turns
+        // no other byte into one, so a word matches exactly when it did with a full ASCII
+        // upper-casing, without a branch per byte.
         var key = PackedWord()
-        for i in 0..<n {
-            var b = bytes[start + i]
-            if b >= 0x61 && b <= 0x7A { b -= 0x20 }
-            key.append(b, at: i)
-        }
+        for i in 0..<min(n, 8) { key.low |= UInt64(bytes[start + i] & 0xDF) << (8 * UInt64(i)) }
+        if n > 8 { for i in 8..<n { key.high |= UInt64(bytes[start + i] & 0xDF) << (8 * UInt64(i - 8)) } }
         return slots.withUnsafeBufferPointer { slots in
             var i = key.slot
             while true {

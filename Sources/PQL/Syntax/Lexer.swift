@@ -1,12 +1,12 @@
 /// Turns format-string bytes into tokens (reference §1).
 ///
 /// One pass over UTF-8 with longest-match operators; keywords are found without allocating;
-/// string escapes are decoded here so the parser sees values. Every failure is a
-/// ``PredicateFormatError`` with the offending range.
+/// string escapes are checked here and decoded only when the parser asks for the text
+/// (``text(of:)``). Every failure is a ``PredicateFormatError`` with the offending range.
 struct Lexer {
-    private let bytes: UnsafeBufferPointer<UInt8>
+    let bytes: UnsafeBufferPointer<UInt8>
     private let source: String
-    private var pos = 0
+    private(set) var pos = 0
 
     init(bytes: UnsafeBufferPointer<UInt8>, source: String) {
         self.bytes = bytes
@@ -23,41 +23,44 @@ struct Lexer {
         return t
     }
 
-    /// Reads every token once, without keeping any: lexical errors are reported before any
-    /// grammar error (as when the whole input was tokenized first), and the result says
-    /// whether the parse may recurse deeply enough to need a large stack.
-    ///
-    /// The estimate, in units of a parenthesised group (about 16 KiB of stack in a debug
-    /// build): an open bracket counts 1, the bracket of a call 2 and a SUBQUERY 3 (a call
-    /// recurses through the expression rules, a SUBQUERY through the predicate rules as well),
-    /// every prefix operator (NOT, `-`, `~`, `**`, `:=`) a quarter. Cheap, and above
-    /// `inlineBudget` only for unusual input, which then parses on a large stack.
-    mutating func scan(inlineBudget: Int) throws(PredicateFormatError) -> (mayRecurseDeeply: Bool, tokens: Int) {
-        var open: [Int] = []
-        var depth = 0, prefix = 0, count = 0
-        var deep = false
-        var before = Token(.eof, 0, 0)
-        while true {
-            let t = try nextToken()
-            count += 1
-            if t.kind == .eof { return (deep, count) }
-            guard !deep else { continue }
-            switch t.kind {
-            case .leftParen, .leftBracket, .leftBrace:
-                let weight = t.kind != .leftParen ? 1
-                    : before.kind == .keyword && before.keyword == .subquery ? 3
-                    : before.kind == .identifier || before.kind == .keyword ? 2 : 1
-                open.append(weight)
-                depth += weight
-            case .rightParen, .rightBracket, .rightBrace:
-                depth -= open.popLast() ?? 0
-            case .minus, .tilde, .bang, .starStar, .assign: prefix += 1
-            case .keyword where t.keyword == .not: prefix += 1
-            default: break
-            }
-            if depth + prefix / 4 > inlineBudget { deep = true }
-            before = t
+    /// The first lexical error in the rest of the input, if any: reads the remaining tokens
+    /// and keeps none. A lexical error anywhere is reported before any grammar error (as when
+    /// the whole input was tokenized first), so a parse that failed looks here first.
+    mutating func firstErrorInRest() -> PredicateFormatError? {
+        do throws(PredicateFormatError) {
+            while try nextToken().kind != .eof {}
+            return nil
+        } catch {
+            return error
         }
+    }
+
+    // MARK: - Text
+
+    /// The text a token stands for: a key, a variable's name, a string's value, a
+    /// specifier. Made on demand, so that tokens hold no `String`.
+    func text(of t: Token) -> String {
+        guard t.hasEscapes else { return text(t.textStart, t.textEnd) }
+        // The escapes were checked when the token was read: decoding them again cannot fail.
+        var again = self
+        again.pos = t.textStart - 1
+        var decoded: [UInt8]? = nil
+        guard (try? again.string(decoding: &decoded)) != nil, let decoded else { return text(t.textStart, t.textEnd) }
+        return String(decoding: decoded, as: UTF8.self)
+    }
+
+    /// Whether `t` is the unescaped identifier `word` (upper-case ASCII), in any case: the
+    /// contextual keywords (FUNCTION, TERNARY, UNION…), which are keys everywhere else.
+    /// Compared as bytes; a word with non-ASCII letters goes through Unicode upper-casing, as
+    /// some letters upper-case to ASCII ones (`ı` to `I`).
+    func isContextual(_ t: Token, _ word: String, anyLengthUpTo limit: Int? = nil) -> Bool {
+        guard t.kind == .identifier, !t.escaped else { return false }
+        let n = t.end - t.start
+        if let limit { guard n <= limit else { return false } } else { guard n == word.utf8.count else { return false } }
+        var ascii = true
+        for i in t.start..<t.end where bytes[i] >= 0x80 { ascii = false; break }
+        if ascii { return n == word.utf8.count && matchesUpper(word, at: t.start) }
+        return text(t.start, t.end).uppercased() == word
     }
 
     // MARK: - Dispatch
@@ -100,9 +103,7 @@ struct Lexer {
         case 0x80...:
             if let end = unicodeIdentifierEnd(from: pos) {
                 pos = end
-                var t = Token(.identifier, start, end)
-                t.text = text(start, end)
-                return t
+                return Token(.identifier, start, end)
             }
             throw invalidCharacter(at: start)
         default:
@@ -187,9 +188,7 @@ struct Lexer {
             t.keyword = k
             return t
         }
-        var t = Token(.identifier, start, pos)
-        t.text = text(start, pos)
-        return t
+        return Token(.identifier, start, pos)
     }
 
     private func matchesUpper(_ word: String, at i: Int) -> Bool {
@@ -212,7 +211,9 @@ struct Lexer {
         if peek() == UInt8(ascii: "\"") || peek() == UInt8(ascii: "'") {
             let s = try string()
             var t = Token(.identifier, start, pos)
-            t.text = s.text
+            t.textStart = s.textStart
+            t.textEnd = s.textEnd
+            t.hasEscapes = s.hasEscapes
             t.escaped = true
             return t
         }
@@ -222,7 +223,7 @@ struct Lexer {
         }
         pos = end
         var t = Token(.identifier, start, end)
-        t.text = text(start + 1, end)
+        t.textStart = start + 1
         t.escaped = true
         return t
     }
@@ -238,7 +239,7 @@ struct Lexer {
         }
         pos = end
         var t = Token(.variable, start, end)
-        t.text = text(nameStart, end)
+        t.textStart = nameStart
         return t
     }
 
@@ -250,9 +251,7 @@ struct Lexer {
                         hint: "collection operators are @count, @sum, @avg, @min, @max, @distinctUnionOfObjects…")
         }
         pos = end
-        var t = Token(.collectionOperator, start, end)
-        t.text = text(start, end)
-        return t
+        return Token(.collectionOperator, start, end)
     }
 
     // MARK: - Numbers
@@ -353,13 +352,21 @@ struct Lexer {
 
     // MARK: - Strings
 
-    /// A quoted string with the escapes of reference §1.6.
+    /// A quoted string with the escapes of reference §1.6, checked but not decoded: the
+    /// parser decodes the few strings that have escapes when it needs their value.
     private mutating func string() throws(PredicateFormatError) -> Token {
+        var decoded: [UInt8]? = nil
+        return try string(decoding: &decoded)
+    }
+
+    /// A quoted string; `decoded` receives its value when it has escapes (and stays nil when
+    /// the value is the source text between the quotes).
+    private mutating func string(decoding decoded: inout [UInt8]?) throws(PredicateFormatError) -> Token {
         let start = pos
         let quote = bytes[pos]
         pos += 1
+        let firstContent = pos
         var contentStart = pos
-        var decoded: [UInt8]? = nil  // only built when an escape occurs
         while true {
             guard pos < bytes.count else {
                 throw error(.unterminatedString, "this string is never closed", start, pos,
@@ -374,15 +381,15 @@ struct Lexer {
             contentStart = pos
         }
         var t = Token(.string, start, pos + 1)
-        if var d = decoded {
-            d.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[contentStart..<pos]))
-            guard let s = String(validating: d, as: UTF8.self) else {
+        t.textStart = firstContent
+        t.textEnd = pos
+        if decoded != nil {
+            decoded!.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[contentStart..<pos]))
+            guard String(validating: decoded!, as: UTF8.self) != nil else {
                 throw error(.invalidEscape, "the escapes in this string do not form valid UTF-8", start, pos + 1,
                             hint: "use \\u with four hex digits for characters outside ASCII")
             }
-            t.text = s
-        } else {
-            t.text = text(contentStart, pos)
+            t.hasEscapes = true
         }
         pos += 1
         return t
@@ -474,9 +481,7 @@ struct Lexer {
         pos += 1
         if peek() == UInt8(ascii: "%") {
             pos += 1
-            var t = Token(.formatSpecifier, start, pos)
-            t.text = "%%"
-            return t
+            return Token(.formatSpecifier, start, pos)
         }
         // Flags, width, precision.
         var sawDigits = false
@@ -521,9 +526,7 @@ struct Lexer {
                         hint: hint)
         }
         pos += 1
-        var t = Token(.formatSpecifier, start, pos)
-        t.text = text(start, pos)
-        return t
+        return Token(.formatSpecifier, start, pos)
     }
 
     // MARK: - Punctuation

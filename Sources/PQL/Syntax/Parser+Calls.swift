@@ -126,7 +126,7 @@ extension Parser {
         guard current.kind == .variable else {
             throw unexpected(expected: ["a $variable"], hint: "SUBQUERY names each element with a variable: SUBQUERY(items, $i, $i.price > 10)")
         }
-        let variable = current.text
+        let variable = text(of: current)
         advance()
         try expect(.comma, "',' after the variable", hint: "write SUBQUERY(collection, $x, $x.key > 1)")
         let predicate = try parsePredicateWithHeight()

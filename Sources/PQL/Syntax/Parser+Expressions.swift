@@ -6,7 +6,7 @@ extension Parser {
         defer { leave() }
         if current.kind == .variable, peek().kind == .assign {
             let variable = current
-            let name = current.text
+            let name = text(of: current)
             advance()
             advance()
             let mark = positions.mark
@@ -25,7 +25,7 @@ extension Parser {
         if let seed { lhs = seed } else { lhs = try parseUnary() }
         // Every operator node built here has the operand so far as its first child.
         let (lhsMark, lhsStart) = positions.lastSubtree
-        while let (op, level) = PrecedenceTable.binaryOperator(current), level >= minLevel {
+        while let (op, level) = PrecedenceTable.binaryOperator(current, in: lexer), level >= minLevel {
             let opToken = current
             advance()
             try enter()
@@ -211,15 +211,15 @@ extension Parser {
         switch t.kind {
         case .identifier, .collectionOperator:
             advance()
-            return [t.text]
-        case .formatSpecifier where t.text.hasSuffix("K"):
+            return [text(of: t)]
+        case .formatSpecifier where lexer.bytes[t.end - 1] == UInt8(ascii: "K"):
             advance()
-            guard case .keyPath(let components) = try arguments.bind(t, source: source) else { return [] }
+            guard case .keyPath(let components) = try arguments.bind(t, text(of: t), source: source) else { return [] }
             return components
-        case .formatSpecifier where t.text.hasSuffix("@"):
+        case .formatSpecifier where lexer.bytes[t.end - 1] == UInt8(ascii: "@"):
             // Apple reads a string `%@` after a dot as a key (`SELF.%@.value`), as `%K`.
             advance()
-            switch try arguments.bind(t, source: source) {
+            switch try arguments.bind(t, text(of: t), source: source) {
             case .constant(.string(let key)):
                 let components = key.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
                 guard !key.isEmpty, !components.contains(where: \.isEmpty) else {
@@ -265,24 +265,31 @@ extension Parser {
         switch t.kind {
         case .integer:
             advance()
-            if let m = t.integer, m <= UInt64(Int64.max) { return (leaves.node(.int(Int64(m))), 1) }
-            // Integers beyond Int64 become doubles (reference §1.5).
-            return (leaves.node(.double(integerLiteralAsDouble(t).bitPattern)), 1)
+            if let known = leaves.node(for: t, in: lexer.bytes) { return (known, 1) }
+            let node: ExpressionNode
+            if let m = t.integer, m <= UInt64(Int64.max) {
+                node = .constant(.int(Int64(m)))
+            } else {
+                // Integers beyond Int64 become doubles (reference §1.5).
+                node = .constant(.double(integerLiteralAsDouble(t)))
+            }
+            leaves.remember(node, for: t, in: lexer.bytes)
+            return (node, 1)
         case .float:
             advance()
-            return (leaves.node(.double(t.double.bitPattern)), 1)
+            return (leafNode(t, .constant(.double(t.double))), 1)
         case .string:
             advance()
-            if t.text.utf8.contains(UInt8(ascii: "%")), let spec = ArgumentList.quotedSpecifier(in: t.text) {
-                quotedSpecifiers.append((t.start, t.end, spec))
-            }
-            return (leaves.node(.string(ExactText(t.text))), 1)
+            noteQuotedSpecifier(t)
+            if let known = leaves.node(for: t, in: lexer.bytes) { return (known, 1) }
+            return (leafNode(t, .constant(.string(text(of: t)))), 1)
         case .variable:
             advance()
-            return (leaves.node(.variable(ExactText(t.text))), 1)
+            if let known = leaves.node(for: t, in: lexer.bytes) { return (known, 1) }
+            return (leafNode(t, .variable(text(of: t))), 1)
         case .formatSpecifier:
             advance()
-            let node = try arguments.bind(t, source: source)
+            let node = try arguments.bind(t, text(of: t), source: source)
             // A nested collection argument prints as nested braces, which must read back (D9).
             guard case .constant(let value) = node else { return (node, 1) }
             let h = Self.printedHeight(of: value, limit: Self.maxNestingDepth)
@@ -290,7 +297,8 @@ extension Parser {
             return (node, h)
         case .collectionOperator:
             advance()
-            return (leaves.node(.key(ExactText(t.text))), 1)
+            if let known = leaves.node(for: t, in: lexer.bytes) { return (known, 1) }
+            return (leafNode(t, .keyPath([text(of: t)])), 1)
         case .leftBrace:
             return try parseAggregate()
         case .leftParen:
@@ -316,17 +324,17 @@ extension Parser {
     private mutating func parseIdentifierPrimary() throws(PredicateFormatError) -> Parsed {
         let t = current
         if !t.escaped, peek().kind == .leftParen {
-            if t.isContextual("FUNCTION") { return try parseFunctionForm() }
-            if t.isContextual("TERNARY") { return try parseTernary() }
+            if lexer.isContextual(t, "FUNCTION") { return try parseFunctionForm() }
+            if lexer.isContextual(t, "TERNARY") { return try parseTernary() }
             advance()
-            return try parseBuiltinCall(name: t.text, nameStart: t.start)
+            return try parseBuiltinCall(name: text(of: t), nameStart: t.start)
         }
         if !t.escaped, peek().kind == .colon {
             // A selector name: `sum:(…)`, `modulus:by:(…)`.
             var name = ""
             let start = t.start
             while current.kind == .identifier, peek().kind == .colon {
-                name += current.text + ":"
+                name += text(of: current) + ":"
                 advance()
                 advance()
             }
@@ -337,7 +345,28 @@ extension Parser {
             return try parseBuiltinCall(name: name, nameStart: start)
         }
         advance()
-        return (leaves.node(.key(ExactText(t.text))), 1)
+        if let known = leaves.node(for: t, in: lexer.bytes) { return (known, 1) }
+        return (leafNode(t, .keyPath([text(of: t)])), 1)
+    }
+
+    /// `node`, kept as the leaf spelt as `t` (which ``LeafNodes/node(for:in:)`` did not find).
+    private mutating func leafNode(_ t: Token, _ node: ExpressionNode) -> ExpressionNode {
+        leaves.remember(node, for: t, in: lexer.bytes)
+        return node
+    }
+
+    /// A string literal whose text holds a specifier (`'%@'`): if arguments go unused, it is
+    /// why, and the warning points at it. Most strings hold no `%`, seen in their bytes.
+    private mutating func noteQuotedSpecifier(_ t: Token) {
+        if !t.hasEscapes {
+            var percent = false
+            for i in t.textStart..<t.textEnd where lexer.bytes[i] == UInt8(ascii: "%") { percent = true; break }
+            guard percent else { return }
+        }
+        let value = text(of: t)
+        if value.utf8.contains(UInt8(ascii: "%")), let spec = ArgumentList.quotedSpecifier(in: value) {
+            quotedSpecifiers.append((t.start, t.end, spec))
+        }
     }
 
     /// Keywords that start a primary: literals, SELF, ANYKEY, SUBQUERY, CAST, FETCH.

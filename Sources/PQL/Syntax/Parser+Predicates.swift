@@ -153,6 +153,7 @@ extension Parser {
             probe.advance()
             let thirdStart = probe.current.start
             let third = (try? probe.parseExpression()) != nil ? probe.text(from: thirdStart, to: probe.previousEnd) : "…"
+            if probe.needsLargeStack { needsLargeStack = true }
             let ascending: Set<ComparisonOperator> = [.lessThan, .lessThanOrEqual]
             let hint = ascending.contains(op) && ascending.contains(next)
                 ? "write \(middle) BETWEEN {\(first), \(third)}, or join two comparisons with AND"
@@ -192,6 +193,41 @@ extension Parser {
                              hint: "options are c (case-insensitive), d (diacritic-insensitive), n (normalized), l (locale)")
         }
         let lettersToken = current
+        var options: ComparisonOptions = []
+        if let ascii = asciiOptions(lettersToken) {
+            options = ascii
+        } else {
+            options = try unicodeOptions(lettersToken)
+        }
+        advance()
+        try expect(.rightBracket, "']'", hint: "close the options with ']', as in LIKE[cd]")
+        guard op.acceptsOptions else {
+            throw error(.unexpectedToken, "\(op.symbol) takes no options", from: open.start, to: previousEnd,
+                        hint: "remove \(text(from: open.start, to: previousEnd))")
+        }
+        return options
+    }
+
+    /// The options of an ASCII word of option letters, read from its bytes; nil when a byte is
+    /// no option letter, for ``unicodeOptions(_:)`` to find and report.
+    private func asciiOptions(_ t: Token) -> ComparisonOptions? {
+        var options: ComparisonOptions = []
+        for i in t.start..<t.end {
+            switch lexer.bytes[i] | 0x20 {
+            case UInt8(ascii: "c"): options.insert(.caseInsensitive)
+            case UInt8(ascii: "d"): options.insert(.diacriticInsensitive)
+            case UInt8(ascii: "l"): options.insert(.localeSensitive)
+            case UInt8(ascii: "n"): options.insert(.normalized)
+            case UInt8(ascii: "w"): options.insert(.wordBoundary)
+            default: return nil
+            }
+        }
+        return options
+    }
+
+    /// The options of a word of option letters, by its lower-cased characters; the first that
+    /// is no option letter is the error.
+    private func unicodeOptions(_ lettersToken: Token) throws(PredicateFormatError) -> ComparisonOptions {
         let letters = text(from: lettersToken.start, to: lettersToken.end)
         var options: ComparisonOptions = []
         for ch in letters.lowercased() {
@@ -200,12 +236,6 @@ extension Parser {
                             hint: "options are c (case-insensitive), d (diacritic-insensitive), n (normalized), l (locale)")
             }
             options.insert(option)
-        }
-        advance()
-        try expect(.rightBracket, "']'", hint: "close the options with ']', as in LIKE[cd]")
-        guard op.acceptsOptions else {
-            throw error(.unexpectedToken, "\(op.symbol) takes no options", from: open.start, to: previousEnd,
-                        hint: "remove \(text(from: open.start, to: previousEnd))")
         }
         return options
     }
@@ -239,7 +269,7 @@ extension Parser {
         throws(PredicateFormatError) -> PredicateOrExpression
     {
         let name = current
-        let selector = name.text + ":"
+        let selector = text(of: name) + ":"
         guard quantifier == .direct else {
             throw error(.unsupported, "ANY and ALL cannot range over a custom selector operator ('\(selector)')",
                         from: name.start, to: peek().end,

@@ -23,7 +23,19 @@ struct Parser {
 
     /// Tokens come from the lexer one at a time (see ``Lexer/nextToken()``): the parser keeps
     /// the current token, at most one token of lookahead and the end of the previous one.
-    private var lexer: Lexer
+    private(set) var lexer: Lexer
+    /// The lexer's first error. Reading stops there (the parser sees the end of the input);
+    /// the parse then reports this error, whatever it made of the truncated input.
+    private(set) var lexicalError: PredicateFormatError?
+    /// Whether ``lexicalError`` is set: a flag to test per token, where testing the optional
+    /// error copied it.
+    private var lexerFailed = false
+    /// The stack address below which ``enter()`` hands the parse to a large stack (see
+    /// ``inlineStackBudget``); nil when the parse runs on one already.
+    private let stackLimit: UInt?
+    /// Set when the recursion reached ``stackLimit``: the parse is abandoned and run again on
+    /// a large stack. Copies made to look ahead (a hint's probe) pass it back.
+    var needsLargeStack = false
     /// The token being looked at.
     private(set) var current: Token
     private var lookahead: Token?
@@ -49,14 +61,15 @@ struct Parser {
     /// the nesting limit too.
     typealias Parsed = (node: ExpressionNode, height: Int)
 
-    /// `lexer` must be at the start of the input, which ``Lexer/scan(inlineBudget:)`` has read
-    /// once already without an error.
-    private init(lexer: Lexer, source: String, arguments: ArgumentList, recordsPositions: Bool) {
+    /// `lexer` must be at the start of the input.
+    private init(lexer: Lexer, source: String, arguments: ArgumentList, recordsPositions: Bool, stackLimit: UInt?) {
         self.lexer = lexer
         self.source = source
         self.arguments = arguments
+        self.stackLimit = stackLimit
         positions = SourceMapRecorder(isOn: recordsPositions)
-        current = Self.pull(&self.lexer)
+        current = Token(.eof, 0, 0)
+        current = pull()
     }
 
     // MARK: - Entry points
@@ -71,7 +84,7 @@ struct Parser {
     static func parsePredicate(_ source: String, arguments: ArgumentList, recordsPositions: Bool)
         throws(PredicateFormatError) -> (node: PredicateNode, map: SourceMap, warnings: [PredicateDiagnostic])
     {
-        try run(source, arguments: arguments, recordsPositions: recordsPositions) { (parser) throws(PredicateFormatError) in
+        try run(source, arguments: arguments, recordsPositions: recordsPositions) { (parser: inout Parser) throws(PredicateFormatError) in
             guard parser.current.kind != .eof else {
                 throw parser.error(.unexpectedToken, "the predicate is empty", expected: ["a predicate"],
                                    hint: "write a comparison such as age > 30, or TRUEPREDICATE")
@@ -92,7 +105,7 @@ struct Parser {
     static func parseExpression(_ source: String, arguments: ArgumentList, recordsPositions: Bool)
         throws(PredicateFormatError) -> (node: ExpressionNode, map: SourceMap, warnings: [PredicateDiagnostic])
     {
-        try run(source, arguments: arguments, recordsPositions: recordsPositions) { (parser) throws(PredicateFormatError) in
+        try run(source, arguments: arguments, recordsPositions: recordsPositions) { (parser: inout Parser) throws(PredicateFormatError) in
             guard parser.current.kind != .eof else {
                 throw parser.error(.unexpectedToken, "the expression is empty", expected: ["an expression"])
             }
@@ -102,15 +115,19 @@ struct Parser {
         }
     }
 
-    /// The weighted nesting up to which a parse runs on the caller's thread (see
-    /// ``Lexer/scan(inlineBudget:)``): at most about 200 KiB of stack in a debug build.
-    static let inlineNestingBudget = 8
+    /// Stack the parse may take on the caller's thread before it moves to a large one
+    /// (``LargeStack``): well inside the 512 KiB of the smallest threads a caller may be on,
+    /// beside what the caller itself uses. A debug build spends about 16 KiB per parenthesised
+    /// group, so about a dozen nested groups parse here; a release build, many more.
+    static let inlineStackBudget: UInt = 192 << 10
 
-    /// Checks the length, reads the input once for lexical errors and the stack it may need,
-    /// then parses it with tokens lexed a second time, one at a time, on a large stack when
-    /// the first reading found deep nesting.
+    /// Checks the length, then parses on the caller's stack. Tokens are lexed one at a time as
+    /// the parser asks, once. A parse that nests deeper than ``inlineStackBudget`` allows is
+    /// abandoned and run again from the start on a large stack: rare input, and at most twice
+    /// the work. A lexical error anywhere in the input is the error reported, before any
+    /// grammar error, as if the input had been tokenized first.
     private static func run<T>(_ source: String, arguments: ArgumentList, recordsPositions: Bool,
-                               _ body: @escaping (inout Parser) throws(PredicateFormatError) -> T) throws(PredicateFormatError) -> T {
+                               _ body: (inout Parser) throws(PredicateFormatError) -> T) throws(PredicateFormatError) -> T {
         var text = source
         let count = text.utf8.count
         guard count <= maxSourceLength else {
@@ -119,20 +136,43 @@ struct Parser {
                                     hint: "pass large value lists as one %@ argument instead of inline literals")
         }
         let result: Result<T, PredicateFormatError> = text.withUTF8 { buffer in
-            do throws(PredicateFormatError) {
-                var scanner = Lexer(bytes: buffer, source: source)
-                let deep = try scanner.scan(inlineBudget: inlineNestingBudget).mayRecurseDeeply
-                let lexer = Lexer(bytes: buffer, source: source)
-                // The buffer outlives the large-stack thread: LargeStack joins it before returning.
-                return .success(try LargeStack.run(if: deep) { () throws(PredicateFormatError) -> T in
-                    var parser = Parser(lexer: lexer, source: source, arguments: arguments, recordsPositions: recordsPositions)
-                    return try body(&parser)
-                })
-            } catch {
-                return .failure(error)
+            var limit: UInt? = nil
+            if !LargeStack.isOnLargeStack {
+                var here: UInt8 = 0
+                let address = withUnsafeMutablePointer(to: &here) { UInt(bitPattern: $0) }
+                limit = address > inlineStackBudget ? address - inlineStackBudget : 0
+            }
+            let inline = attempt(buffer, source, arguments, recordsPositions, stackLimit: limit, body)
+            guard inline.deep else { return inline.result }
+            // The buffer and `body` outlive the large-stack thread: LargeStack joins it before
+            // returning.
+            return withoutActuallyEscaping(body) { body in
+                LargeStack.run(if: true) { () -> Result<T, PredicateFormatError> in
+                    attempt(buffer, source, arguments, recordsPositions, stackLimit: nil, body).result
+                }
             }
         }
         return try result.get()
+    }
+
+    /// One parse of the whole input; `deep` when it stopped at `stackLimit` (its result is
+    /// then that stop, not the input's answer).
+    private static func attempt<T>(_ buffer: UnsafeBufferPointer<UInt8>, _ source: String, _ arguments: ArgumentList,
+                                   _ recordsPositions: Bool, stackLimit: UInt?,
+                                   _ body: (inout Parser) throws(PredicateFormatError) -> T)
+        -> (result: Result<T, PredicateFormatError>, deep: Bool)
+    {
+        var parser = Parser(lexer: Lexer(bytes: buffer, source: source), source: source, arguments: arguments,
+                            recordsPositions: recordsPositions, stackLimit: stackLimit)
+        do throws(PredicateFormatError) {
+            let value = try body(&parser)
+            if let lexical = parser.lexicalError { return (.failure(lexical), false) }
+            return (.success(value), false)
+        } catch {
+            if parser.needsLargeStack { return (.failure(error), true) }
+            if let lexical = parser.lexicalError ?? parser.lexer.firstErrorInRest() { return (.failure(lexical), false) }
+            return (.failure(error), false)
+        }
     }
 
     /// The whole input must be consumed; arguments left over are warnings (decision D15).
@@ -150,12 +190,13 @@ struct Parser {
 
     // MARK: - Tokens
 
-    /// The lexer's next token. The input was read once without an error
-    /// (``Lexer/scan(inlineBudget:)``), so reading it again cannot fail; if it somehow did,
-    /// the input ends there and the parse reports what it expected.
-    private static func pull(_ lexer: inout Lexer) -> Token {
+    /// The lexer's next token; after a lexical error, the end of the input (the error is
+    /// kept in ``lexicalError`` and reported when the parse ends).
+    private mutating func pull() -> Token {
+        if lexerFailed { return Token(.eof, lexer.pos, lexer.pos) }
         do throws(PredicateFormatError) { return try lexer.nextToken() } catch {
-            assertionFailure("the second reading of the input failed: \(error)")
+            lexicalError = error
+            lexerFailed = true
             return Token(.eof, error.range.offset, error.range.offset)
         }
     }
@@ -163,7 +204,7 @@ struct Parser {
     /// The token after the current one.
     mutating func peek() -> Token {
         if let lookahead { return lookahead }
-        let t = current.kind == .eof ? current : Self.pull(&lexer)
+        let t = current.kind == .eof ? current : pull()
         lookahead = t
         return t
     }
@@ -175,9 +216,12 @@ struct Parser {
             current = next
             lookahead = nil
         } else {
-            current = Self.pull(&lexer)
+            current = pull()
         }
     }
+
+    /// The text of a token: a key, a variable's name, a string's value (``Lexer/text(of:)``).
+    func text(of t: Token) -> String { lexer.text(of: t) }
 
     @discardableResult
     mutating func expect(_ kind: Token.Kind, _ what: String, hint: String? = nil) throws(PredicateFormatError) -> Token {
@@ -200,6 +244,13 @@ struct Parser {
     mutating func enter() throws(PredicateFormatError) {
         depth += 1
         if depth > Self.maxRecursionDepth { throw tooDeep(parentheses: true) }
+        if let stackLimit {
+            var here: UInt8 = 0
+            if withUnsafeMutablePointer(to: &here, { UInt(bitPattern: $0) }) < stackLimit {
+                needsLargeStack = true
+                throw tooDeep(parentheses: true)
+            }
+        }
     }
 
     mutating func leave() { depth -= 1 }
@@ -250,47 +301,10 @@ struct Parser {
     /// For a word where an operator or connective belongs: the keyword it most likely misspells.
     func suggestionForStrayWord() -> String? {
         guard current.kind == .identifier, !current.escaped else { return nil }
-        let word = current.text.uppercased()
+        let word = text(of: current).uppercased()
         let candidates = ["AND", "OR", "NOT", "IN", "LIKE", "MATCHES", "CONTAINS", "BEGINSWITH", "ENDSWITH",
                           "BETWEEN", "UTI-CONFORMS-TO", "UTI-EQUALS"]
         guard let best = Spelling.nearest(to: word, in: candidates) else { return nil }
         return "did you mean \(best)?"
-    }
-}
-
-/// The nodes of leaves already parsed, so that a key or literal written many times is one
-/// node in the tree, shared, rather than an allocation (two for a key path) per occurrence: a
-/// long predicate repeats a handful of keys and constants. Keys compare by their UTF-8 bytes,
-/// numbers by their exact value (`1` and `1.0` are different nodes, as they print differently).
-struct LeafNodes {
-    enum Key: Hashable {
-        case key(ExactText)
-        case variable(ExactText)
-        case string(ExactText)
-        case int(Int64)
-        /// A double's bit pattern: -0.0 and 0.0 differ, every NaN is its own.
-        case double(UInt64)
-    }
-
-    /// Distinct leaves kept; later ones get nodes of their own. Texts longer than
-    /// ``maxTextLength`` bytes are not kept either: they rarely repeat.
-    static let capacity = 4_096
-    static let maxTextLength = 64
-
-    private var table: [Key: ExpressionNode] = [:]
-
-    mutating func node(_ key: Key) -> ExpressionNode {
-        if let known = table[key] { return known }
-        let node: ExpressionNode
-        var keep = true
-        switch key {
-        case .key(let k): node = .keyPath([k.text]); keep = k.text.utf8.count <= Self.maxTextLength
-        case .variable(let v): node = .variable(v.text); keep = v.text.utf8.count <= Self.maxTextLength
-        case .string(let s): node = .constant(.string(s.text)); keep = s.text.utf8.count <= Self.maxTextLength
-        case .int(let i): node = .constant(.int(i))
-        case .double(let bits): node = .constant(.double(Double(bitPattern: bits)))
-        }
-        if keep && table.count < Self.capacity { table[key] = node }
-        return node
     }
 }

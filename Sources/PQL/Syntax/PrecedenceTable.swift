@@ -45,14 +45,23 @@ enum PrecedenceTable {
     /// Right-associative binary operators: `2 ** 3 ** 2` is `2 ** (3 ** 2)`.
     static let rightAssociative: Set<BinaryOperator> = [.function(.power)]
 
-    private static let levelOf: [BinaryOperator: Int] = {
-        var m: [BinaryOperator: Int] = [:]
-        for (level, ops) in binaryLevels.enumerated() { for op in ops { m[op] = level } }
-        return m
-    }()
+    /// The level of each operator in ``binaryLevels``, by a switch rather than a dictionary
+    /// lookup (which hashes), as it is asked after every operand.
+    static func level(of op: BinaryOperator) -> Int {
+        switch op {
+        case .set: return 0
+        case .function(.bitwiseOr): return 1
+        case .function(.bitwiseXor): return 2
+        case .function(.bitwiseAnd): return 3
+        case .function(.leftShift), .function(.rightShift): return 4
+        case .function(.add), .function(.subtract): return 5
+        case .function(.multiply), .function(.divide): return 6
+        default: return 7
+        }
+    }
 
     /// The operator a token stands for in binary position, with its level.
-    static func binaryOperator(_ t: Token) -> (BinaryOperator, Int)? {
+    static func binaryOperator(_ t: Token, in lexer: Lexer) -> (BinaryOperator, Int)? {
         let op: BinaryOperator
         switch t.kind {
         case .pipe: op = .function(.bitwiseOr)
@@ -67,16 +76,18 @@ enum PrecedenceTable {
         case .starStar: op = .function(.power)
         case .identifier:
             // UNION, INTERSECT and MINUS are keywords only here, so keys with those names work.
-            guard !t.escaped, t.text.utf8.count <= 9 else { return nil }
-            switch t.text.uppercased() {
-            case "UNION": op = .set(.union)
-            case "INTERSECT": op = .set(.intersect)
-            case "MINUS": op = .set(.minus)
-            default: return nil
+            if lexer.isContextual(t, "UNION", anyLengthUpTo: 9) {
+                op = .set(.union)
+            } else if lexer.isContextual(t, "INTERSECT", anyLengthUpTo: 9) {
+                op = .set(.intersect)
+            } else if lexer.isContextual(t, "MINUS", anyLengthUpTo: 9) {
+                op = .set(.minus)
+            } else {
+                return nil
             }
         default: return nil
         }
-        return levelOf[op].map { (op, $0) }
+        return (op, level(of: op))
     }
 
     /// The comparison operator a token stands for.
