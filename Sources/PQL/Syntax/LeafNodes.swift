@@ -16,16 +16,18 @@ struct LeafNodes {
     /// Leaves spelt longer than this are not kept: they rarely repeat.
     static let maxSpellingLength = 64
 
+    /// What identifies a slot's leaf; its node is in ``nodes`` at the same index. Kept apart so
+    /// that a probe compares plain values and touches (retains) a node only on a hit.
     private struct Slot {
         var hash: UInt32 = 0
         var kind: Token.Kind = .eof
-        var start = 0
-        var length = 0
-        var node: ExpressionNode? = nil
+        var start: Int32 = 0
+        var length: Int32 = -1
     }
 
     private var seen = 0
     private var slots: [Slot] = []
+    private var nodes: [ExpressionNode?] = []
 
     /// The node made before for a leaf spelt as `t`, if it is still kept.
     mutating func node(for t: Token, in bytes: UnsafeBufferPointer<UInt8>) -> ExpressionNode? {
@@ -34,19 +36,26 @@ struct LeafNodes {
         let length = t.end - t.start
         guard length <= Self.maxSpellingLength else { return nil }
         let h = Self.hash(t, bytes)
-        let slot = slots[Self.index(h)]
-        guard let node = slot.node, slot.hash == h, slot.kind == t.kind, slot.length == length else { return nil }
-        for i in 0..<length where bytes[slot.start + i] != bytes[t.start + i] { return nil }
-        return node
+        let i = Self.index(h)
+        let slot = slots[i]
+        guard slot.hash == h, slot.kind == t.kind, Int(slot.length) == length else { return nil }
+        let kept = Int(slot.start)
+        for k in 0..<length where bytes[kept + k] != bytes[t.start + k] { return nil }
+        return nodes[i]
     }
 
     /// Keeps `node` as the leaf spelt as `t`.
     mutating func remember(_ node: ExpressionNode, for t: Token, in bytes: UnsafeBufferPointer<UInt8>) {
         let length = t.end - t.start
         guard seen > Self.tableThreshold, length <= Self.maxSpellingLength else { return }
-        if slots.isEmpty { slots = Array(repeating: Slot(), count: Self.slotCount) }
+        if slots.isEmpty {
+            slots = Array(repeating: Slot(), count: Self.slotCount)
+            nodes = Array(repeating: nil, count: Self.slotCount)
+        }
         let h = Self.hash(t, bytes)
-        slots[Self.index(h)] = Slot(hash: h, kind: t.kind, start: t.start, length: length, node: node)
+        let i = Self.index(h)
+        slots[i] = Slot(hash: h, kind: t.kind, start: Int32(truncatingIfNeeded: t.start), length: Int32(length))
+        nodes[i] = node
     }
 
     /// FNV-1a over the kind and the spelling.

@@ -31,6 +31,8 @@ extension Parser {
         guard PrecedenceTable.connective(current) == connective else { return first }
         let connectiveToken = current
         var operands: [PredicateNode] = []
+        // Most chains are short: one allocation for them, rather than one per doubling.
+        operands.reserveCapacity(4)
         let head = try requirePredicate(first)
         operands.append(head.node)
         var height = head.height
@@ -298,23 +300,31 @@ extension Parser {
     }
 
     /// A bare expression where a predicate is required is an error (decision D6).
+    ///
+    /// Inlined, with the error apart: called for every operand, and as a call it made the
+    /// compiler copy the parser.
+    @inline(__always)
     func requirePredicate(_ x: PredicateOrExpression) throws(PredicateFormatError) -> (node: PredicateNode, height: Int) {
         switch x {
         case .predicate(let p, let h): return (p, h)
-        case .expression(let e, let start, let end):
-            // A long operand is under the caret already; the message and hint name it shortly.
-            let full = text(from: start, to: end)
-            let written = full.count <= 40 ? full : String(full.prefix(30)) + "…"
-            let hint: String
-            switch e.node {
-            case .constant(.bool(true)): hint = "write TRUEPREDICATE for a predicate that is always true"
-            case .constant(.bool(false)): hint = "write FALSEPREDICATE for a predicate that is always false"
-            default: hint = full.count <= 40 ? "compare it with a value, as in \(written) == YES" : "compare it with a value, as in VALUE == YES"
-            }
-            if current.kind == .identifier || current.kind == .keyword, let s = suggestionForStrayWord() {
-                throw unexpected(expected: ["a comparison operator"], hint: s)
-            }
-            throw error(.bareExpression, "\(written) is a value, not a predicate", from: start, to: end, hint: hint)
+        case .expression(let e, let start, let end): throw bareExpression(e, start: start, end: end)
         }
+    }
+
+    /// The error for a bare expression where a predicate is required.
+    func bareExpression(_ e: Parsed, start: Int, end: Int) -> PredicateFormatError {
+        // A long operand is under the caret already; the message and hint name it shortly.
+        let full = text(from: start, to: end)
+        let written = full.count <= 40 ? full : String(full.prefix(30)) + "…"
+        let hint: String
+        switch e.node {
+        case .constant(.bool(true)): hint = "write TRUEPREDICATE for a predicate that is always true"
+        case .constant(.bool(false)): hint = "write FALSEPREDICATE for a predicate that is always false"
+        default: hint = full.count <= 40 ? "compare it with a value, as in \(written) == YES" : "compare it with a value, as in VALUE == YES"
+        }
+        if current.kind == .identifier || current.kind == .keyword, let s = suggestionForStrayWord() {
+            return unexpected(expected: ["a comparison operator"], hint: s)
+        }
+        return error(.bareExpression, "\(written) is a value, not a predicate", from: start, to: end, hint: hint)
     }
 }

@@ -26,9 +26,11 @@ struct Parser {
     private(set) var lexer: Lexer
     /// The lexer's first error. Reading stops there (the parser sees the end of the input);
     /// the parse then reports this error, whatever it made of the truncated input.
-    private(set) var lexicalError: PredicateFormatError?
-    /// Whether ``lexicalError`` is set: a flag to test per token, where testing the optional
-    /// error copied it.
+    var lexicalError: PredicateFormatError? { lexicalErrors.first }
+    /// ``lexicalError``, in an array: one word in the parser rather than the error's hundred
+    /// bytes, which every copy of the parser would move.
+    private var lexicalErrors: [PredicateFormatError] = []
+    /// Whether ``lexicalError`` is set: a flag to test per token.
     private var lexerFailed = false
     /// The stack address below which ``enter()`` hands the parse to a large stack (see
     /// ``inlineStackBudget``); nil when the parse runs on one already.
@@ -195,7 +197,7 @@ struct Parser {
     private mutating func pull() -> Token {
         if lexerFailed { return Token(.eof, lexer.pos, lexer.pos) }
         do throws(PredicateFormatError) { return try lexer.nextToken() } catch {
-            lexicalError = error
+            lexicalErrors = [error]
             lexerFailed = true
             return Token(.eof, error.range.offset, error.range.offset)
         }
@@ -257,6 +259,9 @@ struct Parser {
 
     /// `token` is the construct that makes the tree too tall; without it the error would point
     /// at whatever follows the construct, often the end of the input.
+    ///
+    /// Inlined: called for every node, and as a call it made the compiler copy the parser.
+    @inline(__always)
     func checkHeight(_ h: Int, at token: Token? = nil) throws(PredicateFormatError) {
         if h > Self.maxNestingDepth { throw tooDeep(at: token) }
     }

@@ -2,6 +2,10 @@
 /// reference counting. The text of identifiers, strings and variables stays in the source
 /// until the parser asks for it (``Lexer/text(of:)``), so a token is copied as plain bytes and
 /// most tokens (operators, keywords, numbers) never become a `String` at all.
+///
+/// Offsets are stored in 32 bits (inputs are at most ``Parser/maxSourceLength`` bytes) and a
+/// number's value in one word, so that a token is 32 bytes: the parser copies tokens at every
+/// step (current, lookahead, the token an error may point at).
 struct Token: Sendable {
     enum Kind: UInt8, Sendable {
         case eof
@@ -34,23 +38,56 @@ struct Token: Sendable {
     /// The text between ``textStart`` and ``textEnd`` holds backslash escapes to decode
     /// (strings, and `#"…"` identifiers).
     var hasEscapes: Bool = false
-    /// UTF-8 offsets into the source.
-    var start: Int
-    var end: Int
-    /// Where the token's text lies inside it: the name after `$` or `#`, a string's content
-    /// between its quotes; the whole token otherwise.
-    var textStart: Int
-    var textEnd: Int
-    /// Integer literals: the magnitude (the sign is unary minus); nil if it overflows UInt64.
-    var integer: UInt64? = nil
-    var double: Double = 0
+    /// An integer literal too large for UInt64 (``integer`` is nil).
+    private var overflows: Bool = false
+    private var start32: Int32
+    private var end32: Int32
+    private var textStart32: Int32
+    private var textEnd32: Int32
+    /// An integer's magnitude, or a float's bit pattern.
+    private var bits: UInt64 = 0
 
     init(_ kind: Kind, _ start: Int, _ end: Int) {
         self.kind = kind
-        self.start = start
-        self.end = end
-        textStart = start
-        textEnd = end
+        start32 = Int32(truncatingIfNeeded: start)
+        end32 = Int32(truncatingIfNeeded: end)
+        textStart32 = start32
+        textEnd32 = end32
+    }
+
+    /// UTF-8 offsets into the source.
+    var start: Int {
+        get { Int(start32) }
+        set { start32 = Int32(truncatingIfNeeded: newValue) }
+    }
+    var end: Int {
+        get { Int(end32) }
+        set { end32 = Int32(truncatingIfNeeded: newValue) }
+    }
+    /// Where the token's text lies inside it: the name after `$` or `#`, a string's content
+    /// between its quotes; the whole token otherwise.
+    var textStart: Int {
+        get { Int(textStart32) }
+        set { textStart32 = Int32(truncatingIfNeeded: newValue) }
+    }
+    var textEnd: Int {
+        get { Int(textEnd32) }
+        set { textEnd32 = Int32(truncatingIfNeeded: newValue) }
+    }
+
+    /// Integer literals: the magnitude (the sign is unary minus); nil if it overflows UInt64.
+    var integer: UInt64? {
+        get { overflows ? nil : bits }
+        set {
+            overflows = newValue == nil
+            bits = newValue ?? 0
+        }
+    }
+
+    /// Float literals: the value.
+    var double: Double {
+        get { Double(bitPattern: bits) }
+        set { bits = newValue.bitPattern }
     }
 
     func isKeyword(_ k: Keyword) -> Bool { kind == .keyword && keyword == k }
