@@ -15,6 +15,7 @@ extension Parser {
             positions.node(from: variable.start, to: previousEnd, since: mark)
             return (.assignment(variable: name, value: value.node), value.height + 1)
         }
+        if let leaf = parseLeafAlone() { return leaf }
         return try parseBinary(minLevel: 0, seed: nil)
     }
 
@@ -263,30 +264,9 @@ extension Parser {
     private mutating func parsePrimaryNode() throws(PredicateFormatError) -> Parsed {
         let t = current
         switch t.kind {
-        case .integer:
+        case .integer, .float, .string, .variable, .collectionOperator:
             advance()
-            if let known = leaves.node(for: t, in: lexer.bytes) { return (known, 1) }
-            let node: ExpressionNode
-            if let m = t.integer, m <= UInt64(Int64.max) {
-                node = .constant(.int(Int64(m)))
-            } else {
-                // Integers beyond Int64 become doubles (reference §1.5).
-                node = .constant(.double(integerLiteralAsDouble(t)))
-            }
-            leaves.remember(node, for: t, in: lexer.bytes)
-            return (node, 1)
-        case .float:
-            advance()
-            return (leafNode(t, .constant(.double(t.double))), 1)
-        case .string:
-            advance()
-            noteQuotedSpecifier(t)
-            if let known = leaves.node(for: t, in: lexer.bytes) { return (known, 1) }
-            return (leafNode(t, .constant(.string(text(of: t)))), 1)
-        case .variable:
-            advance()
-            if let known = leaves.node(for: t, in: lexer.bytes) { return (known, 1) }
-            return (leafNode(t, .variable(text(of: t))), 1)
+            return (leaf(t), 1)
         case .formatSpecifier:
             advance()
             let node = try arguments.bind(t, text(of: t), source: source)
@@ -295,10 +275,6 @@ extension Parser {
             let h = Self.printedHeight(of: value, limit: Self.maxNestingDepth)
             try checkHeight(h, at: t)
             return (node, h)
-        case .collectionOperator:
-            advance()
-            if let known = leaves.node(for: t, in: lexer.bytes) { return (known, 1) }
-            return (leafNode(t, .keyPath([text(of: t)])), 1)
         case .leftBrace:
             return try parseAggregate()
         case .leftParen:
@@ -345,16 +321,54 @@ extension Parser {
             return try parseBuiltinCall(name: name, nameStart: start)
         }
         advance()
-        if let known = leaves.node(for: t, in: lexer.bytes) { return (known, 1) }
-        return (leafNode(t, .keyPath([text(of: t)])), 1)
+        return (leaf(t), 1)
     }
 
-    /// `node`, kept as the leaf spelt as `t` (which ``LeafNodes/node(for:in:)`` did not find).
-    private mutating func leafNode(_ t: Token, _ node: ExpressionNode) -> ExpressionNode {
+    /// The node of a leaf token (a number, string, variable, key or collection operator) the
+    /// parser has just passed: the node made before for the same spelling, or a new one.
+    private mutating func leaf(_ t: Token) -> ExpressionNode {
+        if t.kind == .string { noteQuotedSpecifier(t) }
+        if let known = leaves.node(for: t, in: lexer.bytes) { return known }
+        let node: ExpressionNode
+        switch t.kind {
+        case .integer:
+            if let m = t.integer, m <= UInt64(Int64.max) {
+                node = .constant(.int(Int64(m)))
+            } else {
+                // Integers beyond Int64 become doubles (reference §1.5).
+                node = .constant(.double(integerLiteralAsDouble(t)))
+            }
+        case .float: node = .constant(.double(t.double))
+        case .string: node = .constant(.string(text(of: t)))
+        case .variable: node = .variable(text(of: t))
+        default: node = .keyPath([text(of: t)])
+        }
         leaves.remember(node, for: t, in: lexer.bytes)
         return node
     }
 
+    /// The commonest operand, a leaf with nothing after it that could extend it (a `.`, `[`,
+    /// `(`, `:`, a binary operator, or a word that may be UNION, INTERSECT or MINUS): its node
+    /// without the five rule calls from `set-expression` down to `primary`, which would come
+    /// back with the same node, height and source-map entry. Nil for anything else.
+    private mutating func parseLeafAlone() -> Parsed? {
+        let t = current
+        switch t.kind {
+        case .identifier, .integer, .float, .string, .variable: break
+        default: return nil
+        }
+        switch peek().kind {
+        case .dot, .leftBracket, .leftParen, .colon, .assign, .identifier,
+             .pipe, .caret, .ampersand, .shiftLeft, .shiftRight, .plus, .minus, .star, .slash, .starStar:
+            return nil
+        default: break
+        }
+        let mark = positions.mark
+        advance()
+        let node = leaf(t)
+        positions.node(from: t.start, to: previousEnd, since: mark)
+        return (node, 1)
+    }
     /// A string literal whose text holds a specifier (`'%@'`): if arguments go unused, it is
     /// why, and the warning points at it. Most strings hold no `%`, seen in their bytes.
     private mutating func noteQuotedSpecifier(_ t: Token) {
