@@ -1,4 +1,4 @@
-typealias PredicateFunction<Root> = (Root, inout EvaluationState) throws(EvalError) -> Bool
+@usableFromInline typealias PredicateFunction<Root> = (Root, inout EvaluationState) throws(EvalError) -> Bool
 typealias ExpressionFunction<Root> = (Root, inout EvaluationState) throws(EvalError) -> PredicateValue
 
 /// Compiles a tree once, for one kind of root value, into nested closures: key names are
@@ -37,13 +37,16 @@ struct EvaluatorCompiler<Root> {
         case .constant(let b):
             return { _, _ in b }
         case .not(let inner):
+            if let fused = FusedPaths.not(inner, reader: reader) { return fused.run }
             let f = try compile(inner, at: place?.child(0))
             return { root, state throws(EvalError) in try !f(root, &state) }
         case .and(let ps):
+            if let fused = FusedPaths.sameIntKey(ps, all: true, reader: reader) { return fused.run }
             let places = SourcePlace.children(of: place, count: ps.count)
             let fs = try ps.indices.map { (i) throws(EvalError) in PredicateStep(try compile(ps[i], at: places[place: i])) }
             return PredicateStep.all(fs[...])
         case .or(let ps):
+            if let fused = FusedPaths.sameIntKey(ps, all: false, reader: reader) { return fused.run }
             let places = SourcePlace.children(of: place, count: ps.count)
             let fs = try ps.indices.map { (i) throws(EvalError) in PredicateStep(try compile(ps[i], at: places[place: i])) }
             return PredicateStep.any(fs[...])
@@ -70,14 +73,14 @@ struct EvaluatorCompiler<Root> {
             if c.rhs.isRowIndependent && !c.rhs.isConstant { c.rhs = .constant(try place.folding(c.rhs, child: 1)) }
             if c.op == .between, let e = SharedSemantics.betweenShapeError(c.rhs) { throw e }
         }
-        let fast: PredicateFunction<Root>?
+        let fast: PredicateStep<Root>?
         do throws(EvalError) { fast = try FastPaths.comparison(c, options: options, reader: reader) } catch {
             // A fast path reads its left key without compiling it: an unknown key of a typed
             // value is that operand's error, placed there (a single key: no recursion).
             if let place { _ = try compile(c.lhs, at: place.child(0)) }
             throw error
         }
-        if let fast { return fast }
+        if let fast { return fast.run }
         let lhs = try compile(c.lhs, at: place?.child(0))
         let rhs = try compile(c.rhs, at: place?.child(1))
         var prepared = ComparisonEvaluation.PreparedOperand.none
