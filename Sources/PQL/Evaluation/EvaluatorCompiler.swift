@@ -41,15 +41,21 @@ struct EvaluatorCompiler<Root> {
             let f = try compile(inner, at: place?.child(0))
             return { root, state throws(EvalError) in try !f(root, &state) }
         case .and(let ps):
-            if let fused = FusedPaths.sameIntKey(ps, all: true, reader: reader) { return fused.run }
             let places = SourcePlace.children(of: place, count: ps.count)
             let fs = try ps.indices.map { (i) throws(EvalError) in PredicateStep(try compile(ps[i], at: places[place: i])) }
-            return PredicateStep.all(fs[...])
+            let general = PredicateStep.all(fs[...])
+            // Not `?.run ?? general`: through the generic `??` the closure is held at the most
+            // general abstraction, and each call pays two reabstraction thunks.
+            if let fused = FusedPaths.sameIntKey(ps, all: true, reader: reader, general: general) { return fused.run }
+            return general
         case .or(let ps):
-            if let fused = FusedPaths.sameIntKey(ps, all: false, reader: reader) { return fused.run }
             let places = SourcePlace.children(of: place, count: ps.count)
             let fs = try ps.indices.map { (i) throws(EvalError) in PredicateStep(try compile(ps[i], at: places[place: i])) }
-            return PredicateStep.any(fs[...])
+            let general = PredicateStep.any(fs[...])
+            // Not `?.run ?? general`: through the generic `??` the closure is held at the most
+            // general abstraction, and each call pays two reabstraction thunks.
+            if let fused = FusedPaths.sameIntKey(ps, all: false, reader: reader, general: general) { return fused.run }
+            return general
         case .comparison(let c):
             do throws(EvalError) {
                 return try compile(c, at: place)

@@ -4,14 +4,18 @@
 /// - `NOT (x == c)` and `NOT (x != c)` are the opposite comparison (`!=` is defined as the
 ///   negation of `==`, reference §6.1), so they take that comparison's fast path.
 /// - An AND or OR of integer comparisons of one key (`age < 20 OR age > 60`) reads the key once
-///   and tests the integer against each constant.
+///   and tests the integer against each constant (on `[String: Any]`, one dictionary lookup
+///   instead of one per comparison).
 ///
-/// Each gives exactly what the nested closures give, errors included (neither shape can raise
-/// one at run time); anything else returns nil and compiles as before.
+/// Each gives exactly what the nested closures give, errors included: on typed values neither
+/// shape can raise one at run time, and on a dictionary any value but an `Int` goes to the
+/// node's usual closure. Anything else returns nil and compiles as before.
 enum FusedPaths {
     /// `NOT comparison`, as the opposite comparison's fast path.
     static func not<Root>(_ inner: PredicateNode, reader: ValueReader<Root>) -> PredicateStep<Root>? {
-        guard case .comparison(var c) = inner, c.quantifier == .direct,
+        // Typed values only: on a dictionary the fast path hands other kinds to a general
+        // closure, whose errors would then name the opposite comparison.
+        guard reader.rawKey == nil, case .comparison(var c) = inner, c.quantifier == .direct,
               c.op == .equal || c.op == .notEqual,
               case .keyPath = c.lhs, case .constant = c.rhs,
               let options = try? StringOptions(c.options) else { return nil }
@@ -19,9 +23,12 @@ enum FusedPaths {
         return (try? FastPaths.comparison(c, options: options, reader: reader)) ?? nil
     }
 
-    /// An AND (`all`) or an OR of integer comparisons of one typed key against constants.
-    static func sameIntKey<Root>(_ operands: [PredicateNode], all: Bool, reader: ValueReader<Root>) -> PredicateStep<Root>? {
-        guard operands.count >= 2, reader.rawKey == nil else { return nil }
+    /// An AND (`all`) or an OR of integer comparisons of one key against constants. On a
+    /// typed value the key must be an integer accessor; on `[String: Any]` a stored `Int` is
+    /// tested here and anything else goes to `general`, the node compiled the usual way.
+    static func sameIntKey<Root>(_ operands: [PredicateNode], all: Bool, reader: ValueReader<Root>,
+                                 general: @escaping PredicateFunction<Root>) -> PredicateStep<Root>? {
+        guard operands.count >= 2 else { return nil }
         var key: String? = nil
         var tests: [IntTest] = []
         var nilResults: [Bool] = []
@@ -36,8 +43,19 @@ enum FusedPaths {
             tests.append(test)
             nilResults.append(whenNil)
         }
-        guard let key, case .int(let get)? = try? reader.key(key) else { return nil }
+        guard let key else { return nil }
         let whenNil = all ? !nilResults.contains(false) : nilResults.contains(true)
+        if let rawKey = reader.rawKey {
+            let raw = rawKey(key)
+            return PredicateStep { root, state throws(EvalError) in
+                guard let v = raw(root) else { return whenNil }
+                guard type(of: v) == Int.self else { return try general(root, &state) }
+                let n = v as! Int
+                for t in tests where t(n) != all { return !all }
+                return all
+            }
+        }
+        guard case .int(let get)? = try? reader.key(key) else { return nil }
         if all {
             return PredicateStep { root, _ in
                 guard let v = get(root) else { return whenNil }
