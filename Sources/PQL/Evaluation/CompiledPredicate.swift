@@ -11,12 +11,12 @@ public struct CompiledPredicate<Root>: @unchecked Sendable {
     /// folded needles, patterns), hence `@unchecked Sendable`. The closure is stored as the
     /// compiler returns it: converting it to a `@Sendable` type through a generic function
     /// (`unsafeBitCast`) wrapped every call in two reabstraction thunks.
-    let test: PredicateFunction<Root>
+    @usableFromInline let test: PredicateFunction<Root>
     /// Whether `:=` can change the bindings while evaluating; only then must each element start
     /// again from the caller's variables (SUBQUERY restores its own variable).
-    let assigns: Bool
+    @usableFromInline let assigns: Bool
     /// The steps one element costs: the tree's nodes (see ``EvaluationLimits``).
-    let weight: Int
+    @usableFromInline let weight: Int
 
     /// Compiles with an explicit reader (for types that are not ``PredicateEvaluable``).
     ///
@@ -48,10 +48,14 @@ public struct CompiledPredicate<Root>: @unchecked Sendable {
         self.predicate = predicate
         let compiler = EvaluatorCompiler(reader: reader, functions: functions)
         let place = sourceMap.flatMap { $0.fits(predicate) ? SourcePlace(map: $0, node: $0.root) : nil }
-        let (test, assigns) = try LargeStack.run(if: depth > PredicateNode.inlineCompileDepth) {
-            () throws(PredicateEvaluationError) -> (PredicateFunction<Root>, Bool) in
-            (try compiler.compile(predicate, at: place), predicate.assignsVariables)
+        // The closure comes back in a `PredicateStep`: through the generic result of
+        // `LargeStack.run` a bare closure is held at the most general abstraction, and every
+        // call of the stored test then went through two reabstraction thunks.
+        let (step, assigns) = try LargeStack.run(if: depth > PredicateNode.inlineCompileDepth) {
+            () throws(PredicateEvaluationError) -> (PredicateStep<Root>, Bool) in
+            (PredicateStep(try compiler.compile(predicate, at: place)), predicate.assignsVariables)
         }
+        let test = step.run
         self.assigns = assigns
         weight = predicate.nodeCount
         if depth > PredicateNode.inlineWalkDepth {
@@ -74,7 +78,7 @@ public struct CompiledPredicate<Root>: @unchecked Sendable {
     }
 
     /// Gives the next element the caller's bindings, undoing what `:=` did to the last one.
-    @inline(__always)
+    @inlinable @inline(__always)
     func restart(_ state: inout EvaluationState, _ variables: [String: PredicateValue]) {
         if assigns { state.variables = variables }
     }
@@ -111,6 +115,13 @@ struct PredicateStep<Root> {
         switch steps.count {
         case 0: return { _, _ in true }
         case 1: return steps[steps.startIndex].run
+        case 3:
+            // Three operands (a common AND) in one closure rather than two levels.
+            let a = steps[steps.startIndex].run, b = steps[steps.startIndex + 1].run, c = steps[steps.startIndex + 2].run
+            return { root, state throws(EvalError) in
+                guard try a(root, &state), try b(root, &state) else { return false }
+                return try c(root, &state)
+            }
         default:
             let middle = steps.startIndex + steps.count / 2
             let a = all(steps[..<middle]), b = all(steps[middle...])
@@ -126,6 +137,13 @@ struct PredicateStep<Root> {
         switch steps.count {
         case 0: return { _, _ in false }
         case 1: return steps[steps.startIndex].run
+        case 3:
+            let a = steps[steps.startIndex].run, b = steps[steps.startIndex + 1].run, c = steps[steps.startIndex + 2].run
+            return { root, state throws(EvalError) in
+                if try a(root, &state) { return true }
+                if try b(root, &state) { return true }
+                return try c(root, &state)
+            }
         default:
             let middle = steps.startIndex + steps.count / 2
             let a = any(steps[..<middle]), b = any(steps[middle...])
@@ -170,6 +188,7 @@ extension Sequence {
     /// ```swift
     /// let vip = try people.filter(PredicateNode(format: "ANY tags == 'vip'").compiled(for: Person.self))
     /// ```
+    @inlinable   // so that the loop over an array is specialized for its element type
     public func filter(_ predicate: CompiledPredicate<Element>, variables: [String: PredicateValue] = [:],
                        limits: EvaluationLimits = .default) throws(PredicateEvaluationError) -> [Element] {
         try EvaluationBudget.run(limits, about: predicate.predicate) { () throws(EvalError) -> [Element] in
@@ -222,7 +241,8 @@ extension Sequence {
 
     /// The generic path of ``filter(_:variables:limits:)`` and
     /// ``indices(matching:variables:limits:)``, for sequences without contiguous storage.
-    private func forEachMatch(of predicate: CompiledPredicate<Element>, variables: [String: PredicateValue],
+    @usableFromInline
+    func forEachMatch(of predicate: CompiledPredicate<Element>, variables: [String: PredicateValue],
                               limits: EvaluationLimits, _ body: (Int, Element) -> Void) throws(EvalError) {
         var state = EvaluationState(variables: variables, limits: limits)
         var i = 0
@@ -250,6 +270,8 @@ extension CompiledPredicate {
         guard n > 0, let base = buffer.baseAddress else { return (words, 0) }
         var state = EvaluationState(variables: variables, limits: limits)
         let test = self.test, weight = self.weight
+        let borrowing = ElementBorrow<Root>()
+        defer { borrowing.release() }
         var i = 0
         do throws(EvalError) {
             try words.withUnsafeMutableBufferPointer { (w) throws(EvalError) in
@@ -263,7 +285,7 @@ extension CompiledPredicate {
                     let counted = state.chargeIfClear(weight &* (end - i))
                     while i < end {
                         if !counted { try state.charge(weight) }
-                        if try test(base[i], &state) { bits |= bit }
+                        if try borrowing.test(base + i, test, &state) { bits |= bit }
                         restart(&state, variables)
                         bit &<<= 1
                         i += 1
@@ -278,10 +300,11 @@ extension CompiledPredicate {
         return (words, count)
     }
 
-    /// The matching elements of `buffer`. Each element is copied once to be tested; a match is
-    /// then moved, not copied again, into a result with room for every element (untouched
+    /// The matching elements of `buffer`. Each element is tested where it lies (see
+    /// ``ElementBorrow``) and only a match is copied, into a result with room for every element (untouched
     /// capacity costs no memory until written). A result under half full is moved into an
     /// array of exactly its size, so at most half the capacity is ever left unused.
+    @inlinable
     func filter(_ buffer: UnsafeBufferPointer<Root>, variables: [String: PredicateValue],
                 limits: EvaluationLimits) throws(EvalError) -> [Root] {
         let n = buffer.count
@@ -289,6 +312,8 @@ extension CompiledPredicate {
         let test = self.test, weight = self.weight
         var failure: EvalError? = nil
         var exact: [Root]? = nil
+        let borrowing = ElementBorrow<Root>()
+        defer { borrowing.release() }
         let full = [Root](unsafeUninitializedCapacity: n) { out, initialized in
             let target = out.baseAddress!
             var count = 0
@@ -302,9 +327,8 @@ extension CompiledPredicate {
                     let counted = state.chargeIfClear(weight &* (end - i))
                     while i < end {
                         if !counted { try state.charge(weight) }
-                        let e = base[i]
-                        if try test(e, &state) {
-                            (target + count).initialize(to: consume e)
+                        if try borrowing.test(base + i, test, &state) {
+                            (target + count).initialize(to: base[i])
                             count += 1
                         }
                         restart(&state, variables)

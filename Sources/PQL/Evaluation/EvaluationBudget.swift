@@ -13,6 +13,7 @@ import Darwin
 ///
 /// A call installs its budget for the current thread (``run(_:_:)``); MATCHES and the store's
 /// progress handler find it there. Only that thread touches it, so it needs no lock.
+@usableFromInline
 package final class EvaluationBudget {
     package let limits: EvaluationLimits
     /// Regex steps charged so far (see ``EvaluationLimits``).
@@ -51,6 +52,7 @@ package final class EvaluationBudget {
     /// Runs `body` with a new budget for `limits` as this thread's current one, then restores
     /// the previous one. Without limits to count here (no regex limit, and no step limit whose
     /// error would name `predicate`), and no outer budget, nothing is installed.
+    @usableFromInline
     package static func run<T, E: Error>(_ limits: EvaluationLimits, store: Bool = false, about predicate: PredicateNode? = nil,
                                          _ body: () throws(E) -> T) throws(E) -> T {
         let previous = current

@@ -5,18 +5,23 @@
 /// tests, per element of a collection an operator goes through — with one addition and one
 /// comparison each; every ``checkInterval`` steps, and at the limit, a checkpoint stops a call
 /// that is over its limit or whose task is cancelled.
+///
+/// `@usableFromInline` with its hot methods `@inlinable`: the filter loop over a buffer is
+/// specialized in the caller's module for the caller's element type (see ``ElementBorrow``).
+@usableFromInline
 struct EvaluationState {
-    var variables: [String: PredicateValue]
+    @usableFromInline var variables: [String: PredicateValue]
     /// Steps taken so far in this call.
-    private(set) var steps = 0
+    @usableFromInline private(set) var steps = 0
     /// The step count at which the next checkpoint runs.
-    private var nextCheck: Int
+    @usableFromInline var nextCheck: Int
     /// ``EvaluationLimits/maxSteps``, or `Int.max`.
-    private let maxSteps: Int
+    @usableFromInline let maxSteps: Int
 
     /// Steps between two checks for cancellation: well under a millisecond of work.
-    static let checkInterval = 4_096
+    @usableFromInline static let checkInterval = 4_096
 
+    @inlinable
     init(variables: [String: PredicateValue], limits: EvaluationLimits = .default) {
         self.variables = variables
         maxSteps = limits.maxSteps ?? .max
@@ -24,7 +29,7 @@ struct EvaluationState {
     }
 
     /// Counts `n` steps (`n` ≥ 0).
-    @inline(__always)
+    @inlinable @inline(__always)
     mutating func charge(_ n: Int) throws(EvalError) {
         steps &+= n
         if steps >= nextCheck { try checkpoint() }
@@ -32,7 +37,7 @@ struct EvaluationState {
 
     /// Counts `n` steps at once when that reaches no checkpoint (a block of elements charged
     /// together, the hot loops' way of counting); false, counting nothing, when it would.
-    @inline(__always)
+    @inlinable @inline(__always)
     mutating func chargeIfClear(_ n: Int) -> Bool {
         let after = steps &+ n
         guard after < nextCheck, after >= steps else { return false }
@@ -42,7 +47,7 @@ struct EvaluationState {
 
     /// Over the limit: a `.workLimit` error; a cancelled task: `.cancelled`. Else the next
     /// checkpoint is set.
-    @inline(never)
+    @usableFromInline @inline(never)
     mutating func checkpoint() throws(EvalError) {
         if steps > maxSteps || steps < 0 {
             throw EvalError(kind: .workLimit,

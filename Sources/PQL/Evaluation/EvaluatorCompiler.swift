@@ -1,4 +1,4 @@
-typealias PredicateFunction<Root> = (Root, inout EvaluationState) throws(EvalError) -> Bool
+@usableFromInline typealias PredicateFunction<Root> = (Root, inout EvaluationState) throws(EvalError) -> Bool
 typealias ExpressionFunction<Root> = (Root, inout EvaluationState) throws(EvalError) -> PredicateValue
 
 /// Compiles a tree once, for one kind of root value, into nested closures: key names are
@@ -37,16 +37,25 @@ struct EvaluatorCompiler<Root> {
         case .constant(let b):
             return { _, _ in b }
         case .not(let inner):
+            if let fused = FusedPaths.not(inner, reader: reader) { return fused.run }
             let f = try compile(inner, at: place?.child(0))
             return { root, state throws(EvalError) in try !f(root, &state) }
         case .and(let ps):
             let places = SourcePlace.children(of: place, count: ps.count)
             let fs = try ps.indices.map { (i) throws(EvalError) in PredicateStep(try compile(ps[i], at: places[place: i])) }
-            return PredicateStep.all(fs[...])
+            let general = PredicateStep.all(fs[...])
+            // Not `?.run ?? general`: through the generic `??` the closure is held at the most
+            // general abstraction, and each call pays two reabstraction thunks.
+            if let fused = FusedPaths.sameIntKey(ps, all: true, reader: reader, general: general) { return fused.run }
+            return general
         case .or(let ps):
             let places = SourcePlace.children(of: place, count: ps.count)
             let fs = try ps.indices.map { (i) throws(EvalError) in PredicateStep(try compile(ps[i], at: places[place: i])) }
-            return PredicateStep.any(fs[...])
+            let general = PredicateStep.any(fs[...])
+            // Not `?.run ?? general`: through the generic `??` the closure is held at the most
+            // general abstraction, and each call pays two reabstraction thunks.
+            if let fused = FusedPaths.sameIntKey(ps, all: false, reader: reader, general: general) { return fused.run }
+            return general
         case .comparison(let c):
             do throws(EvalError) {
                 return try compile(c, at: place)
@@ -70,14 +79,14 @@ struct EvaluatorCompiler<Root> {
             if c.rhs.isRowIndependent && !c.rhs.isConstant { c.rhs = .constant(try place.folding(c.rhs, child: 1)) }
             if c.op == .between, let e = SharedSemantics.betweenShapeError(c.rhs) { throw e }
         }
-        let fast: PredicateFunction<Root>?
+        let fast: PredicateStep<Root>?
         do throws(EvalError) { fast = try FastPaths.comparison(c, options: options, reader: reader) } catch {
             // A fast path reads its left key without compiling it: an unknown key of a typed
             // value is that operand's error, placed there (a single key: no recursion).
             if let place { _ = try compile(c.lhs, at: place.child(0)) }
             throw error
         }
-        if let fast { return fast }
+        if let fast { return fast.run }
         let lhs = try compile(c.lhs, at: place?.child(0))
         let rhs = try compile(c.rhs, at: place?.child(1))
         var prepared = ComparisonEvaluation.PreparedOperand.none

@@ -9,9 +9,13 @@ import Foundation
 /// - `[String: Any]` dictionaries: the raw `Any` is tested by type identity; `Int`, `Double`,
 ///   `String` and `[String]` values are compared directly, an absent key is nil, and any other
 ///   value goes through the general closure, so conversions and errors stay the general ones.
+///
+/// Each path is returned as a ``PredicateStep``, not as an optional closure: an `Optional` holds
+/// a closure at the most general abstraction, so storing one and unwrapping it wrapped every
+/// call of the fast path in two reabstraction thunks (a quarter of P3's instructions).
 enum FastPaths {
     static func comparison<Root>(_ c: ComparisonNode, options: StringOptions,
-                                 reader: ValueReader<Root>) throws(EvalError) -> PredicateFunction<Root>? {
+                                 reader: ValueReader<Root>) throws(EvalError) -> PredicateStep<Root>? {
         guard case .keyPath(let path) = c.lhs, path.count == 1, !CollectionOperator.isOperator(path[0]),
               case .constant(let constant) = c.rhs else { return nil }
         if let rawKey = reader.rawKey {
@@ -24,19 +28,19 @@ enum FastPaths {
         switch (accessor, c.quantifier) {
         case (.int(let get), .direct):
             guard let test = IntTest(c.op, constant), let whenNil = nilResult(c.op, constant, options) else { return nil }
-            return { root, _ in
+            return PredicateStep { root, _ in
                 if let v = get(root) { return test(v) }
                 return whenNil
             }
         case (.double(let get), .direct):
             guard let test = DoubleTest(c.op, constant), let whenNil = nilResult(c.op, constant, options) else { return nil }
-            return { root, _ in
+            return PredicateStep { root, _ in
                 if let v = get(root) { return test(v) }
                 return whenNil
             }
         case (.string(let get), .direct):
             guard let test = try StringTest(c.op, constant, options), let whenNil = nilResult(c.op, constant, options) else { return nil }
-            return { root, _ throws(EvalError) in
+            return PredicateStep { root, _ throws(EvalError) in
                 guard let v = get(root) else { return whenNil }
                 do throws(EvalError) { return try test(v) } catch { throw error.located(c.description) }
             }
@@ -44,26 +48,29 @@ enum FastPaths {
             // ANY tags == 'x' (literal): a scan without boxing; nil is false (reference §6.2).
             guard c.op == .equal, options.isLiteral, case .string(let s) = constant else { return nil }
             let bytes = LiteralBytes(s)
-            return { root, _ in get(root)?.contains { bytes.equal($0) } ?? false }
+            return PredicateStep { root, _ in
+                guard let elements = get(root) else { return false }
+                return bytes.isElement(of: elements)
+            }
         default:
             return nil
         }
     }
 
     /// `x == nil` (`isNil`) or `x != nil` on a typed key.
-    private static func nilTest<Root>(_ accessor: KeyAccessor<Root>, isNil: Bool) -> PredicateFunction<Root>? {
+    private static func nilTest<Root>(_ accessor: KeyAccessor<Root>, isNil: Bool) -> PredicateStep<Root>? {
         switch accessor {
-        case .int(let get): return { root, _ in (get(root) == nil) == isNil }
-        case .double(let get): return { root, _ in (get(root) == nil) == isNil }
-        case .string(let get): return { root, _ in (get(root) == nil) == isNil }
-        case .strings(let get): return { root, _ in (get(root) == nil) == isNil }
+        case .int(let get): return PredicateStep { root, _ in (get(root) == nil) == isNil }
+        case .double(let get): return PredicateStep { root, _ in (get(root) == nil) == isNil }
+        case .string(let get): return PredicateStep { root, _ in (get(root) == nil) == isNil }
+        case .strings(let get): return PredicateStep { root, _ in (get(root) == nil) == isNil }
         case .value: return nil
         }
     }
 
     /// The result for a nil value: `apply` with `.null` on the left depends only on the
     /// operator and the constant. nil when that throws (then there is no fast path).
-    private static func nilResult(_ op: ComparisonOperator, _ constant: PredicateValue, _ options: StringOptions) -> Bool? {
+    static func nilResult(_ op: ComparisonOperator, _ constant: PredicateValue, _ options: StringOptions) -> Bool? {
         try? ComparisonEvaluation.apply(op, .null, constant, options, .none)
     }
 
@@ -73,14 +80,14 @@ enum FastPaths {
     /// `EvaluatorCompiler` builds for this comparison without fast paths.
     private static func dictionary<Root>(_ c: ComparisonNode, _ raw: @escaping @Sendable (Root) -> Any?,
                                          _ constant: PredicateValue, _ options: StringOptions,
-                                         _ reader: ValueReader<Root>) throws(EvalError) -> PredicateFunction<Root>? {
+                                         _ reader: ValueReader<Root>) throws(EvalError) -> PredicateStep<Root>? {
         let general = try EvaluatorCompiler(reader: reader.withoutRawKeys, functions: .none).compile(c)
         if c.quantifier == .any {
             guard c.op == .equal, options.isLiteral, case .string(let s) = constant else { return nil }
             let bytes = LiteralBytes(s)
-            return { root, state throws(EvalError) in
+            return PredicateStep { root, state throws(EvalError) in
                 guard let v = raw(root) else { return false }
-                if type(of: v) == [String].self { return (v as! [String]).contains { bytes.equal($0) } }
+                if type(of: v) == [String].self { return bytes.isElement(of: v as! [String]) }
                 return try general(root, &state)
             }
         }
@@ -89,7 +96,7 @@ enum FastPaths {
             // x == nil / x != nil: any String, Int, Double or [String] is a non-nil value.
             guard c.op == .equal || c.op == .notEqual else { return nil }
             let whenValue = c.op == .notEqual
-            return { root, state throws(EvalError) in
+            return PredicateStep { root, state throws(EvalError) in
                 guard let v = raw(root) else { return whenNil }
                 let t = type(of: v)
                 if t == String.self || t == Int.self || t == Double.self || t == [String].self { return whenValue }
@@ -99,7 +106,17 @@ enum FastPaths {
         let int = IntTest(c.op, constant), double = DoubleTest(c.op, constant)
         let string = try StringTest(c.op, constant, options)
         if int == nil && double == nil && string == nil { return nil }
-        return { root, state throws(EvalError) in
+        if let string, int == nil, double == nil {
+            // A string constant (the common case): no optional tests to look at per value.
+            return PredicateStep { root, state throws(EvalError) in
+                guard let v = raw(root) else { return whenNil }
+                if type(of: v) == String.self {
+                    do throws(EvalError) { return try string(v as! String) } catch { throw error.located(c.description) }
+                }
+                return try general(root, &state)
+            }
+        }
+        return PredicateStep { root, state throws(EvalError) in
             guard let v = raw(root) else { return whenNil }
             let t = type(of: v)
             if t == String.self, let string {
@@ -195,6 +212,26 @@ struct LiteralBytes: Sendable {
     let bytes: [UInt8]
 
     init(_ s: String) { bytes = Array(s.utf8) }
+
+    /// Whether some element of `strings` equals the constant (`ANY tags == 'x'`). A loop of its
+    /// own: `contains(where:)` from generic code paid for its closure on every element. Each
+    /// element is read where it lies, moved out and back without a retain or a release
+    /// (a `String` is bitwise-takable; see ``ElementBorrow``).
+    @inline(__always)
+    func isElement(of strings: [String]) -> Bool {
+        strings.withUnsafeBufferPointer { b in
+            guard let base = b.baseAddress else { return false }
+            return withUnsafeTemporaryAllocation(of: String.self, capacity: 1) { slot in
+                for i in 0..<b.count {
+                    let s = UnsafeMutablePointer(mutating: base + i).move()
+                    let found = equal(s)
+                    slot.baseAddress!.initialize(to: consume s)   // never deinitialized: the array owns it
+                    if found { return true }
+                }
+                return false
+            }
+        }
+    }
 
     /// `s.utf8.elementsEqual(constant.utf8)`: the lengths first, then one `memcmp`.
     @inline(__always)

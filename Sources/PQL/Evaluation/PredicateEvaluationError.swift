@@ -158,6 +158,7 @@ public struct PredicateEvaluationError: Error, Hashable, Sendable, CustomStringC
     }
 
     /// The same error, on the element at `index` unless it already names one.
+    @usableFromInline
     func on(element index: Int) -> PredicateEvaluationError {
         guard elementIndex == nil else { return self }
         var e = self
@@ -174,7 +175,7 @@ public struct PredicateEvaluationError: Error, Hashable, Sendable, CustomStringC
     }
 }
 
-typealias EvalError = PredicateEvaluationError
+@usableFromInline typealias EvalError = PredicateEvaluationError
 
 extension PredicateEvaluationError {
     static func typeMismatch(_ message: String, hint: String? = nil) -> Self { .init(kind: .typeMismatch, message: message, hint: hint) }
