@@ -98,7 +98,7 @@ struct StoreBenchmark {
         log("importing with a hand-written loop…")
         let (handPersonSeconds, handTagSeconds) = handWrittenImport(people)
         let db = openRaw(path)
-        var rows: [(Query, [Cell], [Cell])] = []
+        var rows: [Row] = []
         for indexed in [false, true] {
             if indexed {
                 log("creating indexes…")
@@ -110,28 +110,68 @@ struct StoreBenchmark {
             }
             for q in Self.queries {
                 log("\(indexed ? "indexes" : "no index") \(q.name)…")
-                let pql = measure { () -> Int in
-                    do { return try store.fetchIDs(try EntityQuery("Person", where: q.predicate)).count } catch { fail("\(q.name): \(error)") }
-                }
-                var hand: [Cell] = []
-                for w in q.handWritten {
-                    if !indexed && w.hasPrefix("EXISTS") { continue } // quadratic without an index (Benchmarks/README.md, P7)
-                    hand.append(measure { handWrittenIDs(db, "SELECT Z_PK FROM Person WHERE " + w) })
-                }
-                rows.append((q, [pql], hand))
-                if indexed == false { continue }
+                let query: EntityQuery
+                do { query = try EntityQuery("Person", where: q.predicate) } catch { fail("\(q.name): \(error)") }
+                // quadratic without an index (Benchmarks/README.md, P7)
+                let forms = q.handWritten.filter { indexed || !$0.hasPrefix("EXISTS") }
+                var bodies: [() -> Int] = [{
+                    do { return try store.fetchIDs(query).count } catch { fail("\(q.name): \(error)") }
+                }]
+                bodies += forms.map { w in { handWrittenIDs(db, "SELECT Z_PK FROM Person WHERE " + w) } }
+                let cells = measure(bodies)
+                // The plans of the statements just timed, on the connections they ran on:
+                // fetchIDs plans on one of the store's readers, as it runs.
+                let pqlPlan: [String]
+                do { pqlPlan = try store.queryPlan(for: query, as: .keys) } catch { fail("\(q.name) plan: \(error)") }
+                let handPlans = forms.map { plan(db, "SELECT Z_PK FROM Person WHERE " + $0) }
+                rows.append(Row(query: q, indexed: indexed, pql: cells[0], hand: Array(cells.dropFirst()), forms: forms,
+                                pqlPlan: pqlPlan, handPlans: handPlans))
             }
         }
         sqlite3_close_v2(db)
         return report(rows, importSeconds: importSeconds, tagSeconds: tagSeconds, tags: tagRows.count,
-                      handPerson: handPersonSeconds, handTag: handTagSeconds, store: store)
+                      handPerson: handPersonSeconds, handTag: handTagSeconds)
     }
 
-    func measure(_ body: () -> Int) -> Cell {
-        let matches = body()
-        var times: [Double] = []
-        for _ in 0..<runs { times.append(Timing.nanoseconds { _ = body() }) }
-        return Cell(ms: Statistics.median(times) / 1e6, matches: matches)
+    struct Row {
+        let query: Query
+        let indexed: Bool
+        let pql: Cell
+        /// One cell per hand-written form run (`forms`).
+        let hand: [Cell]
+        let forms: [String]
+        let pqlPlan: [String]
+        let handPlans: [[String]]
+
+        /// The fastest hand-written form.
+        var best: (cell: Cell, form: String, plan: [String]) {
+            let i = hand.indices.min { hand[$0].ms < hand[$1].ms } ?? 0
+            return (hand[i], forms[i], handPlans[i])
+        }
+    }
+
+    /// Times each body `runs` times after one warm-up each, interleaved (one run of each in
+    /// turn), so that a load that comes and goes weighs on all of them alike; the median counts.
+    func measure(_ bodies: [() -> Int]) -> [Cell] {
+        let matches = bodies.map { $0() }
+        var times = Array(repeating: [Double](), count: bodies.count)
+        for _ in 0..<runs {
+            for (i, body) in bodies.enumerated() { times[i].append(Timing.nanoseconds { _ = body() }) }
+        }
+        return zip(matches, times).map { Cell(ms: Statistics.median($1) / 1e6, matches: $0) }
+    }
+
+    /// SQLite's `EXPLAIN QUERY PLAN` of `sql` on `db`, one line per step.
+    func plan(_ db: OpaquePointer, _ sql: String) -> [String] {
+        var stmt: OpaquePointer?
+        guard sqlite3_prepare_v2(db, "EXPLAIN QUERY PLAN " + sql, -1, &stmt, nil) == SQLITE_OK else { fail("\(sql): \(String(cString: sqlite3_errmsg(db)))") }
+        defer { sqlite3_finalize(stmt) }
+        var lines: [String] = []
+        while sqlite3_step(stmt) == SQLITE_ROW {
+            let parent = sqlite3_column_int64(stmt, 1)
+            lines.append((parent == 0 ? "" : "  ") + String(cString: sqlite3_column_text(stmt, 3)))
+        }
+        return lines
     }
 
     func openRaw(_ path: String) -> OpaquePointer {
@@ -194,24 +234,26 @@ struct StoreBenchmark {
         return ((total - tagTime) / 1e9, tagTime / 1e9)
     }
 
-    func report(_ rows: [(Query, [Cell], [Cell])], importSeconds: Double, tagSeconds: Double, tags: Int,
-                handPerson: Double, handTag: Double, store: PredicateStore) -> String {
+    func report(_ rows: [Row], importSeconds: Double, tagSeconds: Double, tags: Int,
+                handPerson: Double, handTag: Double) -> String {
         var out: [String] = []
-        out.append("## PQL store beside hand-written SQL: P1–P8, \(EvalBenchmark.thousands(n)) people (median of \(runs) runs after a warm-up)")
+        out.append("## PQL store beside hand-written SQL: P1–P8, \(EvalBenchmark.thousands(n)) people (median of \(runs) interleaved runs after a warm-up)")
         out.append("")
-        out.append("PQL: `store.fetchIDs(EntityQuery(\"Person\", where: …))` (parse, compile, bind, step, collect keys). Hand-written: `SELECT Z_PK FROM Person WHERE …` prepared and stepped on a second connection to the same file, collecting keys; the fastest of the listed forms counts.")
+        out.append("PQL: `store.fetchIDs(EntityQuery(\"Person\", where: …))` (parse, compile, choose, bind, step, collect keys). Hand-written: `SELECT Z_PK FROM Person WHERE …` prepared and stepped on a second connection to the same file, collecting keys; the fastest of the listed forms counts. Then the same with `age`, `name`, `city`, `Tag(tag, person)` and `Tag(person)` indexed and `ANALYZE`d.")
         out.append("")
-        out.append("| P | indexes | PQL ms | hand-written ms (best form) | PQL / hand | matches |")
-        out.append("|---|---|---:|---:|---:|---:|")
-        var worst = 0.0
-        for (i, (q, pql, hand)) in rows.enumerated() {
-            let indexed = i >= Self.queries.count
-            guard let best = hand.min(by: { $0.ms < $1.ms }) else { continue }
-            let form = q.handWritten[hand.firstIndex(where: { $0.ms == best.ms }) ?? 0]
-            let ratio = pql[0].ms / best.ms
-            worst = max(worst, ratio)
-            let agree = hand.allSatisfy { $0.matches == pql[0].matches } ? "" : " ≠ \(hand.map { String($0.matches) }.joined(separator: "/"))"
-            out.append("| \(q.name) | \(indexed ? "yes" : "no") | \(String(format: "%.1f", pql[0].ms)) | \(String(format: "%.1f", best.ms)) `\(form)` | \(EvalBenchmark.ratio(ratio)) | \(EvalBenchmark.thousands(pql[0].matches))\(agree) |")
+        out.append("| P | PQL, no index | hand-written | ratio | PQL, indexes | hand-written | ratio | PQL indexes / no index | hand indexes / no index | matches |")
+        out.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+        func ms(_ x: Double) -> String { String(format: "%.1f", x) }
+        for q in Self.queries {
+            guard let plain = rows.first(where: { $0.query.name == q.name && !$0.indexed }),
+                  let withIndexes = rows.first(where: { $0.query.name == q.name && $0.indexed }) else { continue }
+            let (a, b) = (plain.best, withIndexes.best)
+            let counts = [plain.pql, withIndexes.pql] + plain.hand + withIndexes.hand
+            let agree = counts.allSatisfy { $0.matches == plain.pql.matches } ? "" : " ≠ \(counts.map { String($0.matches) }.joined(separator: "/"))"
+            out.append("| \(q.name) | \(ms(plain.pql.ms)) | \(ms(a.cell.ms)) `\(a.form)` | \(EvalBenchmark.ratio(plain.pql.ms / a.cell.ms)) "
+                       + "| \(ms(withIndexes.pql.ms)) | \(ms(b.cell.ms)) `\(b.form)` | \(EvalBenchmark.ratio(withIndexes.pql.ms / b.cell.ms)) "
+                       + "| \(EvalBenchmark.ratio(withIndexes.pql.ms / plain.pql.ms)) | \(EvalBenchmark.ratio(b.cell.ms / a.cell.ms)) "
+                       + "| \(EvalBenchmark.thousands(plain.pql.matches))\(agree) |")
         }
         out.append("")
         out.append(String(format: "Import through PQL (`insertRows`, one transaction, WAL): %@ people in %.2f s = **%@ rows/s**; %@ tags in %.2f s = %@ rows/s. Hand-written loop: %@ people rows/s, %@ tag rows/s. Target ≥ 300,000 rows/s.",
@@ -219,10 +261,11 @@ struct StoreBenchmark {
                           EvalBenchmark.thousands(tags), tagSeconds, EvalBenchmark.thousands(Int(Double(tags) / tagSeconds)),
                           EvalBenchmark.thousands(Int(Double(n) / handPerson)), EvalBenchmark.thousands(Int(Double(tags) / handTag))))
         out.append("")
-        out.append("Plans with indexes (PQL's SQL):")
-        for q in Self.queries {
-            if let plan = try? store.queryPlan(for: try EntityQuery("Person", where: q.predicate)) {
-                out.append("- \(q.name): " + plan.joined(separator: " / "))
+        out.append("Plans with indexes, of the statements timed (`EXPLAIN QUERY PLAN` on the connections they ran on: PQL's through `store.queryPlan(for:as: .keys)`, on one of the store's readers):")
+        for r in rows where r.indexed {
+            out.append("- \(r.query.name) PQL: " + r.pqlPlan.joined(separator: " / "))
+            for (form, plan) in zip(r.forms, r.handPlans) {
+                out.append("  hand `\(form)`: " + plan.joined(separator: " / "))
             }
         }
         return out.joined(separator: "\n")

@@ -15,6 +15,8 @@ extension PostgresPredicateStore {
     /// the entity lacks becomes a new optional attribute (a column added to the table). All or
     /// nothing: the table, the saved model and every row are written in one transaction. A
     /// value the server refuses fails the import with PostgreSQL's message naming the line.
+    /// An import that adds rows enough to make autovacuum analyse the table analyses it before
+    /// returning, so that the queries after it are planned with statistics of the rows.
     ///
     /// `links` turn columns into to-one relationships, as on SQLite (`ImportLink`): each value
     /// must name exactly one object of the destination, or the import fails naming the line
@@ -133,6 +135,7 @@ extension PostgresPredicateStore {
             return (producer.rowCount, target)
         }
         if target != known { setModel(target) }
+        if let e = try? target.entity(named: entity) { await analyzeAfterLoad(target.root(e).table, added: count) }
         return count
     }
 

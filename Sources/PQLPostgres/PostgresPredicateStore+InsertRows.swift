@@ -16,6 +16,8 @@ extension PostgresPredicateStore {
     /// `StoreError.Kind.constraint`. An attribute left out takes the model's default, else the
     /// column's default on the server. When the columns include the entity's key, the key's
     /// sequence is moved past the largest key given, so the keys the server assigns later are new.
+    /// Rows enough to make autovacuum analyse the table are analysed before the call returns,
+    /// so that the next query is planned with statistics of them (see `analyzeAfterLoad`).
     ///
     /// ```swift
     /// let n = try await store.insertRows("Airport", columns: ["faa", "name"],
@@ -29,7 +31,7 @@ extension PostgresPredicateStore {
         let root = model.root(e)
         let writer = try RowWriter(plan: plan, model: model, entity: e)
         guard !rows.isEmpty else { return 0 }
-        return try await transaction("inserting rows into \(entity)") { connection in
+        let count = try await transaction("inserting rows into \(entity)") { connection in
             // COPY takes an unqualified table name (PostgresNIO quotes it as one identifier).
             try await connection.run(PostgresQuery(unsafeSQL: "SET LOCAL search_path TO \(quote(self.schema))"), logger: self.logger)
             let producer = CopyRowProducer(types: writer.types) { (sink: inout CopyRowSink) throws(StoreError) in
@@ -51,6 +53,8 @@ extension PostgresPredicateStore {
             if writer.columns.contains(root.primaryKey) { try await self.advanceKeySequence(of: root, on: connection) }
             return producer.rowCount
         }
+        await analyzeAfterLoad(root.table, added: count)
+        return count
     }
 }
 

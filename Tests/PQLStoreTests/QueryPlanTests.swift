@@ -48,7 +48,7 @@ import Testing
         ("name BEGINSWITH 'Person 19'", "Person_name_index"),
         ("name IN {'Person 1', 'Person 2'}", "Person_name_index"),
         ("city == 'City 3'", "Person_city_index"),
-        ("city BEGINSWITH 'City 1'", "Person_city_index"),
+        ("city BEGINSWITH 'City 19'", "Person_city_index"),
     ]
 
     @Test(arguments: zip(indexed.map(\.format), indexed.map(\.index)))

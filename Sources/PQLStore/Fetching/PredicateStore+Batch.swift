@@ -13,7 +13,7 @@ extension PredicateStore {
         try EvaluationBudget.run(query.limits, store: true, about: query.predicate) { () throws(StoreError) -> Int in try locked { () throws(StoreError) in
             let e = try model.entity(named: query.entity)
             let plan = try InsertPlan(model: model, entity: e)
-            var builder = try SelectBuilder(model: model, query: query, indexedColumns: indexedColumns())
+            var builder = try SelectBuilder(model: model, query: query, indexes: indexes())
             let keys = try builder.keys()
             var bindings = keys.bindings
             var sets: [String] = []
@@ -45,7 +45,7 @@ extension PredicateStore {
         try placingErrors(of: query) { () throws(StoreError) -> Int in
         try EvaluationBudget.run(query.limits, store: true, about: query.predicate) { () throws(StoreError) -> Int in try locked { () throws(StoreError) in
             let e = try model.entity(named: query.entity)
-            var builder = try SelectBuilder(model: model, query: query, indexedColumns: indexedColumns())
+            var builder = try SelectBuilder(model: model, query: query, indexes: indexes())
             let keys = try builder.keys()
             return try connection.transaction { () throws(StoreError) in try deleteRows(of: e, keys: keys, depth: 0) }
         } }

@@ -34,7 +34,7 @@ extension PredicateStore {
                 throw StoreError(.unsupported, "the expression for \(e.name).\(key) nests deeper than \(PredicateNode.maxCompileDepth) levels",
                                  hint: "compute it in fewer steps")
             }
-            var builder = try SelectBuilder(model: model, query: query, indexedColumns: indexedColumns())
+            var builder = try SelectBuilder(model: model, query: query, indexes: indexes())
             let (select, results) = try builder.computed(trees, keys: ordered.map(\.key))
             let root = model.root(e)
             let q = SQLIdentifier.quote

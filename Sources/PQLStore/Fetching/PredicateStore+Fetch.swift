@@ -26,8 +26,8 @@ extension PredicateStore {
     /// ``forEach(_:_:)``; with `links`, each record's values also hold its to-one
     /// relationships, each the key of the linked object (or null), as inserts take them.
     func forEach(_ query: EntityQuery, links: Bool, _ body: (StoreRecord) throws(StoreError) -> Void) throws(StoreError) {
-        try reading(query) { (connection, model, indexedColumns) throws(StoreError) in
-            var builder = try SelectBuilder(model: model, query: query, indexedColumns: indexedColumns)
+        try reading(query) { (connection, model, indexes) throws(StoreError) in
+            var builder = try SelectBuilder(model: model, query: query, indexes: indexes)
             let st = try builder.records(links: links)
             let s = try run(st.compiled, on: connection)
             // A cached statement left open would hold its read transaction (an old snapshot, and no checkpoints).
@@ -67,8 +67,8 @@ extension PredicateStore {
     /// let ids = try store.fetchIDs(try EntityQuery("Flight", where: "dep_delay > 600"))
     /// ```
     public func fetchIDs(_ query: EntityQuery) throws(StoreError) -> [Int64] {
-        try reading(query) { (connection, model, indexedColumns) throws(StoreError) in
-            var builder = try SelectBuilder(model: model, query: query, indexedColumns: indexedColumns)
+        try reading(query) { (connection, model, indexes) throws(StoreError) in
+            var builder = try SelectBuilder(model: model, query: query, indexes: indexes)
             let s = try run(try builder.keys(), on: connection)
             defer { s.reset() }
             var out: [Int64] = []
@@ -83,8 +83,8 @@ extension PredicateStore {
     /// let n = try store.count(EntityQuery("Airline", where: "ANY flights.dest == 'HNL'"))
     /// ```
     public func count(_ query: EntityQuery) throws(StoreError) -> Int {
-        try reading(query) { (connection, model, indexedColumns) throws(StoreError) in
-            var builder = try SelectBuilder(model: model, query: query, indexedColumns: indexedColumns)
+        try reading(query) { (connection, model, indexes) throws(StoreError) in
+            var builder = try SelectBuilder(model: model, query: query, indexes: indexes)
             let s = try run(try builder.count(), on: connection)
             defer { s.reset() }
             guard try step(s) else { return 0 }
@@ -100,8 +100,8 @@ extension PredicateStore {
     /// // [["name": "United Air Lines Inc.", "flights.@count": 58665], …]
     /// ```
     public func fetchProperties(_ keyPaths: [String], _ query: EntityQuery, distinct: Bool = false) throws(StoreError) -> [[String: PredicateValue]] {
-        try reading(query) { (connection, model, indexedColumns) throws(StoreError) in
-            var builder = try SelectBuilder(model: model, query: query, indexedColumns: indexedColumns)
+        try reading(query) { (connection, model, indexes) throws(StoreError) in
+            var builder = try SelectBuilder(model: model, query: query, indexes: indexes)
             let st = try builder.properties(keyPaths, distinct: distinct)
             let s = try run(st.compiled, on: connection)
             // A cached statement left open would hold its read transaction (an old snapshot, and no checkpoints).
@@ -136,8 +136,8 @@ extension PredicateStore {
     /// let books = try store.fetch(EntityQuery("Book"), as: Book.self)
     /// ```
     public func fetch<T: Decodable>(_ query: EntityQuery, as type: T.Type) throws(StoreError) -> [T] {
-        try reading(query) { (connection, model, indexedColumns) throws(StoreError) in
-            var builder = try SelectBuilder(model: model, query: query, indexedColumns: indexedColumns)
+        try reading(query) { (connection, model, indexes) throws(StoreError) in
+            var builder = try SelectBuilder(model: model, query: query, indexes: indexes)
             let st = try builder.records(links: true)
             let s = try run(st.compiled, on: connection)
             // A cached statement left open would hold its read transaction (an old snapshot, and no checkpoints).
@@ -173,14 +173,14 @@ extension PredicateStore {
     /// ``reading(_:)`` with `limits` bounding the work of everything it runs.
     /// `predicate`, when given, is what a step-limit error's hint looks into.
     func reading<T>(within limits: EvaluationLimits, about predicate: PredicateNode? = nil,
-                    _ body: (SQLiteConnection, StoreModel, Set<IndexedColumn>?) throws(StoreError) -> T) throws(StoreError) -> T {
+                    _ body: (SQLiteConnection, StoreModel, IndexUse) throws(StoreError) -> T) throws(StoreError) -> T {
         try EvaluationBudget.run(limits, store: true, about: predicate) { () throws(StoreError) -> T in try reading(body) }
     }
 
     /// ``reading(within:_:)`` for `query`, an error that one of PQL's SQL functions raised
     /// placed at the sub-expression of the predicate it computes.
     func reading<T>(_ query: EntityQuery,
-                    _ body: (SQLiteConnection, StoreModel, Set<IndexedColumn>?) throws(StoreError) -> T) throws(StoreError) -> T {
+                    _ body: (SQLiteConnection, StoreModel, IndexUse) throws(StoreError) -> T) throws(StoreError) -> T {
         try placingErrors(of: query) { () throws(StoreError) -> T in try reading(within: query.limits, about: query.predicate, body) }
     }
 

@@ -17,8 +17,8 @@ extension PredicateStore {
     }
 
     private func fetchGroups(_ group: GroupQuery, _ plan: GroupPlan) throws(StoreError) -> [[String: PredicateValue]] {
-        try reading(within: group.limits, about: group.predicate) { (connection, model, indexedColumns) throws(StoreError) in
-            let (st, kinds, _) = try GroupStatement.build(group, model: model, indexedColumns: indexedColumns)
+        try reading(within: group.limits, about: group.predicate) { (connection, model, indexes) throws(StoreError) in
+            let (st, kinds, _) = try GroupStatement.build(group, model: model, indexes: indexes)
             let s = try run(st, on: connection)
             // A cached statement left open would hold its read transaction (an old snapshot, and no checkpoints).
             defer { s.reset() }
@@ -37,7 +37,7 @@ extension PredicateStore {
     /// ```
     public func sql(for group: GroupQuery) throws(StoreError) -> CompiledSQL {
         try locked { () throws(StoreError) in
-            try GroupStatement.build(group, model: model, indexedColumns: indexedColumns()).sql
+            try GroupStatement.build(group, model: model, indexes: indexes()).sql
         }
     }
 }
@@ -55,16 +55,17 @@ package enum GroupStatement {
     /// value behind each parameter where it has one (see `SelectBuilder.typedBindings`).
     package static func build(_ group: GroupQuery, model: StoreModel, dialect: any SQLDialect,
                               prefixIndexes: PrefixIndexes? = nil) throws(StoreError) -> (sql: CompiledSQL, kinds: [SQLKind], typed: [PredicateValue?]) {
-        try build(group, model: model, indexedColumns: nil, dialect: dialect, prefixIndexes: prefixIndexes)
+        try build(group, model: model, indexes: nil, dialect: dialect, prefixIndexes: prefixIndexes)
     }
 
-    static func build(_ group: GroupQuery, model: StoreModel, indexedColumns: Set<IndexedColumn>?,
+    static func build(_ group: GroupQuery, model: StoreModel, indexes: IndexUse?,
                       dialect: any SQLDialect = SQLiteDialect(), prefixIndexes: PrefixIndexes? = nil) throws(StoreError) -> (sql: CompiledSQL, kinds: [SQLKind], typed: [PredicateValue?]) {
         let plan = try plan(group)
         let query = EntityQuery(group.entity, predicate: group.predicate, variables: group.variables, limits: group.limits)
-        var b = try SelectBuilder(model: model, query: query, indexedColumns: indexedColumns, dialect: dialect)
+        var b = try SelectBuilder(model: model, query: query, indexes: indexes, dialect: dialect)
         b.compiler.prefixIndexes = prefixIndexes
-        let w = try b.whereClause()
+        // The groups' keys and aggregates are resolved after the WHERE: what they read is unknown here.
+        let w = try b.whereClause(selecting: nil)
         var columns: [(sql: String, kind: SQLKind)] = []
         for path in plan.keys {
             switch try b.compiler.resolve(path, from: b.scope, alias: "t0", entity: b.entity, whole: path) {

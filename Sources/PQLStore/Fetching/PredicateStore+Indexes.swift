@@ -24,25 +24,23 @@ extension PredicateStore {
         }
     }
 
-    /// The columns that lead an index with SQLite's BINARY order, which the compiler uses to
-    /// choose between a form an index serves and one cheaper to scan, read on `connection`
-    /// (the writer's under the lock, or a reader's); the cache has a lock of its own. nil if
-    /// SQLite cannot say (the compiler then assumes an index may serve any column).
-    func indexedColumns(on connection: SQLiteConnection? = nil) -> Set<IndexedColumn>? {
+    /// The indexes of the file as `connection` (the writer's under the lock, or a reader's)
+    /// sees them, with the connection, for the statements built for it: the compiler's
+    /// index-aware forms and the choice between an index search and a scan (``IndexUse``).
+    /// The catalog is read again when the schema version changes; the cache has a lock of its
+    /// own. Without a catalog (SQLite cannot say) the compiler assumes an index may serve any
+    /// column, and SQLite's planner decides alone.
+    func indexes(on connection: SQLiteConnection? = nil) -> IndexUse {
         let connection = connection ?? self.connection
-        guard let v = try? connection.prepare("PRAGMA schema_version", cached: true), (try? v.step()) == true else { return nil }
+        let policy = indexRangePolicy
+        guard let v = try? connection.prepare("PRAGMA schema_version", cached: true), (try? v.step()) == true else {
+            return IndexUse(indexes: nil, connection: connection, policy: policy)
+        }
         let version = v.int64(0)
         v.reset()
-        if let c = cachedIndexColumns(), c.version == version { return c.columns }
-        let sql = """
-            SELECT m.name, x.name FROM sqlite_schema m, pragma_index_list(m.name) l, pragma_index_xinfo(l.name) x
-            WHERE m.type = 'table' AND x.seqno = 0 AND x.name IS NOT NULL AND x.coll = 'BINARY'
-            """
-        guard let s = try? connection.prepare(sql) else { return nil }
-        var columns: Set<IndexedColumn> = []
-        while (try? s.step()) == true { columns.insert(IndexedColumn(table: s.text(0), column: s.text(1))) }
-        s.reset()
-        cacheIndexColumns(version: version, columns)
-        return columns
+        if let c = cachedIndexes(), c.version == version { return IndexUse(indexes: c.indexes, connection: connection, policy: policy) }
+        let indexes = SQLiteIndexes.read(on: connection)
+        if let indexes { cacheIndexes(version: version, indexes) }
+        return IndexUse(indexes: indexes, connection: connection, policy: policy)
     }
 }

@@ -46,8 +46,10 @@ public final class PredicateStore: @unchecked Sendable {
     public let skippedTables: [String: String]
     /// The saved model's version (see ``modelVersion``), under `stateLock`.
     private var version = 0
-    /// The columns leading a BINARY index, read again when the schema version changes.
-    private var indexCache: (version: Int64, columns: Set<IndexedColumn>)? = nil
+    /// The file's indexes, read again when the schema version changes.
+    private var indexCache: (version: Int64, indexes: SQLiteIndexes)? = nil
+    /// See ``indexRangePolicy``, under `stateLock`.
+    private var rangePolicy = IndexRangePolicy.measured
     /// Where the async API (``AsyncPredicateStore``) runs the store's synchronous work.
     let queues = StoreQueues()
 
@@ -221,29 +223,44 @@ public final class PredicateStore: @unchecked Sendable {
     /// without waiting for a writer (even one in a long transaction); on the writing
     /// connection when this thread is the writer (so it sees its own uncommitted changes), or
     /// when the store lives in memory.
-    func reading<T>(_ body: (SQLiteConnection, StoreModel, Set<IndexedColumn>?) throws(StoreError) -> T) throws(StoreError) -> T {
+    func reading<T>(_ body: (SQLiteConnection, StoreModel, IndexUse) throws(StoreError) -> T) throws(StoreError) -> T {
         stateLock.lock()
         let isWriter = owner.map { pthread_equal($0, pthread_self()) != 0 } ?? false
         let snapshot = model
         stateLock.unlock()
         guard let readers, !isWriter else {
-            return try locked { () throws(StoreError) in try body(connection, model, indexedColumns()) }
+            return try locked { () throws(StoreError) in try body(connection, model, indexes()) }
         }
         return try readers.withReader { (reader) throws(StoreError) in
-            try body(reader, snapshot, indexedColumns(on: reader))
+            try body(reader, snapshot, indexes(on: reader))
         }
     }
 
-    func cachedIndexColumns() -> (version: Int64, columns: Set<IndexedColumn>)? {
+    func cachedIndexes() -> (version: Int64, indexes: SQLiteIndexes)? {
         stateLock.lock()
         defer { stateLock.unlock() }
         return indexCache
     }
 
-    func cacheIndexColumns(version: Int64, _ columns: Set<IndexedColumn>) {
+    func cacheIndexes(version: Int64, _ indexes: SQLiteIndexes) {
         stateLock.lock()
-        indexCache = (version, columns)
+        indexCache = (version, indexes)
         stateLock.unlock()
+    }
+
+    /// Whether statements measure their ranges before SQLite searches an index for them
+    /// (``IndexUse``); tests compare the rows under each policy.
+    package var indexRangePolicy: IndexRangePolicy {
+        get {
+            stateLock.lock()
+            defer { stateLock.unlock() }
+            return rangePolicy
+        }
+        set {
+            stateLock.lock()
+            rangePolicy = newValue
+            stateLock.unlock()
+        }
     }
 
     /// Runs `body` as one transaction: everything it wrote is kept if it returns, nothing if it throws.
@@ -391,37 +408,48 @@ public final class PredicateStore: @unchecked Sendable {
 
     // MARK: compiling
 
-    /// The SQL and parameters a query runs as (what `pql query --sql` prints).
+    /// The SQL and parameters a query runs as (what `pql query --sql` prints): by default the
+    /// records `fetch` reads, or the statement of `fetchIDs` or `count` (``QueryStatement``).
+    /// The SQL is written for the file's indexes and, for a range over an indexed column,
+    /// for what the range matches now (README, "Indexes and plans"), as the call would run it.
     ///
     /// ```swift
     /// print(try store.sql(for: EntityQuery("Flight", where: "dest == %@", ["SFO"])))
     /// // SELECT … FROM "Flight" t0 WHERE t0."dest" = ?1
     /// // -- bindings: ?1 = 'SFO'
+    /// print(try store.sql(for: EntityQuery("Flight", where: "dep_delay > 0"), as: .keys))
+    /// // SELECT t0."Z_PK" FROM "Flight" t0 WHERE t0."dep_delay" > ?1
     /// ```
-    public func sql(for query: EntityQuery) throws(StoreError) -> CompiledSQL {
+    public func sql(for query: EntityQuery, as statement: QueryStatement = .records) throws(StoreError) -> CompiledSQL {
         try locked { () throws(StoreError) in
-            var builder = try SelectBuilder(model: model, query: query, indexedColumns: indexedColumns())
-            return try builder.records().compiled
+            var builder = try SelectBuilder(model: model, query: query, indexes: indexes())
+            return try builder.statement(statement)
         }
     }
 
-    /// The SQL and parameters `count(_:)` runs.
+    /// The SQL and parameters `count(_:)` runs (``sql(for:as:)`` with `.count`).
     public func countSQL(for query: EntityQuery) throws(StoreError) -> CompiledSQL {
-        try locked { () throws(StoreError) in
-            var builder = try SelectBuilder(model: model, query: query, indexedColumns: indexedColumns())
-            return try builder.count()
-        }
+        try sql(for: query, as: .count)
     }
 
-    /// SQLite's plan for a query (`EXPLAIN QUERY PLAN`), one line per step, indented by depth.
+    /// SQLite's plan (`EXPLAIN QUERY PLAN`) for the statement a query runs as, one line per
+    /// step, indented by depth: by default the records `fetch` reads, or the statement of
+    /// `fetchIDs` or `count`. It is planned on a connection such as the call would run on,
+    /// with the schema and statistics the file has now.
     ///
     /// ```swift
     /// for step in try store.queryPlan(for: EntityQuery("Flight", where: "dep_delay > 600")) { print(step) }
+    /// // SEARCH t0 USING INDEX Flight_dep_delay_index (dep_delay>?)
+    /// print(try store.queryPlan(for: EntityQuery("Flight", where: "dep_delay > 0"), as: .keys))
     /// ```
-    public func queryPlan(for query: EntityQuery) throws(StoreError) -> [String] {
-        try locked { () throws(StoreError) in
-            var builder = try SelectBuilder(model: model, query: query, indexedColumns: indexedColumns())
-            let c = try builder.records().compiled
+    public func queryPlan(for query: EntityQuery, as statement: QueryStatement = .records) throws(StoreError) -> [String] {
+        try reading(query) { (connection, model, indexes) throws(StoreError) in
+            // EXPLAIN plans with the schema the connection last loaded, and only a statement
+            // that reads the file notices that another connection has changed it (an index
+            // made or dropped): one such read first.
+            try connection.execute("SELECT count(*) FROM sqlite_schema")
+            var builder = try SelectBuilder(model: model, query: query, indexes: indexes)
+            let c = try builder.statement(statement)
             let s = try connection.prepare("EXPLAIN QUERY PLAN " + c.sql)
             try s.bind(c.bindings, foldedAllowed: true)
             var depth: [Int64: Int] = [0: 0]
@@ -433,6 +461,31 @@ public final class PredicateStore: @unchecked Sendable {
                 lines.append(String(repeating: "  ", count: d) + s.text(3))
             }
             return lines
+        }
+    }
+}
+
+/// Which of the statements a query runs as ``PredicateStore/sql(for:as:)`` and
+/// ``PredicateStore/queryPlan(for:as:)`` show.
+///
+/// ```swift
+/// let plan = try store.queryPlan(for: EntityQuery("Person", where: "age > 30"), as: .keys)
+/// ```
+public enum QueryStatement: Sendable, Hashable {
+    /// The records `fetch`, `forEach` and `records(matching:)` read: every attribute and to-one link.
+    case records
+    /// The keys `fetchIDs` reads, which also select the rows of `batchUpdate` and `batchDelete`.
+    case keys
+    /// The `SELECT count(*)` of `count`.
+    case count
+}
+
+extension SelectBuilder {
+    mutating func statement(_ kind: QueryStatement) throws(StoreError) -> CompiledSQL {
+        switch kind {
+        case .records: return try records(links: true).compiled
+        case .keys: return try keys()
+        case .count: return try count()
         }
     }
 }

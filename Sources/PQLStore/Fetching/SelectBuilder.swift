@@ -13,6 +13,9 @@ package struct SelectBuilder {
     let dialect: any SQLDialect
     /// What the catalog says of the columns sorted by, when the store read it (PostgreSQL's).
     package var sortedColumns: SortedColumns? = nil
+    /// The indexes of the SQLite file the statement runs on, and its connection, for choosing
+    /// between an index search and a scan for ranges (``IndexUse``); nil: SQLite's planner decides.
+    var indexUse: IndexUse?
 
     /// A statement and how to read its columns.
     package struct Statement {
@@ -34,7 +37,13 @@ package struct SelectBuilder {
         compiler.prefixIndexes = prefixIndexes
     }
 
-    init(model: StoreModel, query: EntityQuery, indexedColumns: Set<IndexedColumn>? = nil,
+    init(model: StoreModel, query: EntityQuery, indexes: IndexUse? = nil,
+         dialect: any SQLDialect = SQLiteDialect()) throws(StoreError) {
+        try self.init(model: model, query: query, indexedColumns: indexes?.leadingColumns, dialect: dialect)
+        indexUse = indexes
+    }
+
+    init(model: StoreModel, query: EntityQuery, indexedColumns: Set<IndexedColumn>?,
          dialect: any SQLDialect = SQLiteDialect()) throws(StoreError) {
         self.dialect = dialect
         self.model = model
@@ -46,7 +55,10 @@ package struct SelectBuilder {
         scope = compiler.makeScope(entity, alias: "t0")
     }
 
-    mutating func whereClause() throws(StoreError) -> String {
+    /// ` WHERE …` (empty when every row matches). `selected`: the columns of the entity's
+    /// table the statement reads besides its WHERE and ORDER BY (nil: unknown), which decide
+    /// whether an index covers it (see ``IndexUse``).
+    mutating func whereClause(selecting selected: Set<String>?) throws(StoreError) -> String {
         // Trees built in code skipped the parser's nesting limit; compiling recurses.
         let depth = query.predicate.nestingDepth(cappedAt: PredicateNode.maxCompileDepth)
         if depth > PredicateNode.maxCompileDepth {
@@ -54,7 +66,13 @@ package struct SelectBuilder {
                              hint: "flatten it: AND and OR take any number of operands")
         }
         var parts: [String] = []
-        if let f = compiler.entityFilter(entity, alias: "t0") { parts.append(dialect.render(f)) }
+        var reads = selected
+        if let f = compiler.entityFilter(entity, alias: "t0") {
+            parts.append(dialect.render(f))
+            reads?.insert(StoreSchema.entityColumn)
+        }
+        let sorted = sortKeyColumns(), indexUse = dialect.nativeOnly ? nil : self.indexUse
+        if let sorted { reads?.formUnion(sorted.all) } else { reads = nil }
         var compiler = self.compiler
         let (query, scope, dialect) = (self.query, self.scope, self.dialect)
         // Rendering walks the SQL structure recursively too: on the same large stack.
@@ -80,7 +98,9 @@ package struct SelectBuilder {
                 let lead = Self.leadingSafeTerms(of: c.node)
                 return dialect.render(lead.isEmpty ? guarded : .chain(lead + [guarded], .and))
             }
-            return dialect.render(c.node)
+            guard let indexUse else { return dialect.render(c.node) }
+            return dialect.render(try indexUse.choose(c.node, in: scope, reads: reads, sortedBy: sorted?.first,
+                                                      bindings: compiler.bindings.values, dialect: dialect))
         }
         self.compiler = compiler
         if let condition { parts.append(condition) }
@@ -122,6 +142,19 @@ package struct SelectBuilder {
         return lead
     }
 
+    /// The columns of the entity's table the sort rules read, and the first rule's; nil when a
+    /// rule reads another table (a to-one key path).
+    func sortKeyColumns() -> (all: Set<String>, first: String?)? {
+        var all: Set<String> = [], first: String? = nil
+        let attributes = model.descendants(entity).flatMap { model.allAttributes($0) }
+        for (i, rule) in query.sort.enumerated() {
+            guard rule.keyPath.count == 1, let a = attributes.first(where: { $0.name == rule.keyPath[0] }) else { return nil }
+            all.insert(a.column)
+            if i == 0 { first = a.column }
+        }
+        return (all, first)
+    }
+
     private mutating func orderClause() throws(StoreError) -> String {
         var terms: [String] = []
         for rule in query.sort {
@@ -161,7 +194,12 @@ package struct SelectBuilder {
     /// Whole records: the key, the entity number if entities share the table, every attribute,
     /// and with `links` every to-one relationship's key column and every many-to-many's keys.
     package mutating func records(links: Bool = false) throws(StoreError) -> Statement {
-        let w = try whereClause(), o = try orderClause(), p = pageClause()
+        var selected: Set<String> = model.isInheritanceTree(entity) ? [StoreSchema.entityColumn] : []
+        for e in model.descendants(entity) {
+            selected.formUnion(model.allAttributes(e).map(\.column))
+            if links { selected.formUnion(model.allRelationships(e).filter { !$0.isToMany }.map(\.foreignKeyColumn)) }
+        }
+        let w = try whereClause(selecting: selected), o = try orderClause(), p = pageClause()
         var columns = [dialect.render(scope.keyColumn)]
         var st = Statement(compiled: CompiledSQL(sql: "", bindings: []))
         if model.isInheritanceTree(entity) {
@@ -204,7 +242,7 @@ package struct SelectBuilder {
 
     /// The keys of the matching rows (for batch update and delete).
     package mutating func keys() throws(StoreError) -> CompiledSQL {
-        let w = try whereClause(), o = try orderClause(), p = pageClause()
+        let w = try whereClause(selecting: []), o = try orderClause(), p = pageClause()
         return CompiledSQL(sql: "SELECT \(dialect.render(scope.keyColumn)) FROM \(dialect.from(scope))\(w)\(o)\(p)",
                            bindings: compiler.bindings.values)
     }
@@ -229,7 +267,7 @@ package struct SelectBuilder {
             return out
         }
         compiler = local
-        let w = try whereClause(), o = try orderClause(), p = pageClause()
+        let w = try whereClause(selecting: nil), o = try orderClause(), p = pageClause()
         let columns = [dialect.render(scope.keyColumn)] + results.map(\.sql)
         return (CompiledSQL(sql: "SELECT \(columns.joined(separator: ", ")) FROM \(dialect.from(scope))\(w)\(o)\(p)",
                             bindings: compiler.bindings.values), results.map(\.column))
@@ -247,7 +285,7 @@ package struct SelectBuilder {
 
     /// `SELECT count(*)` of the matching rows (after offset and limit, when given).
     package mutating func count() throws(StoreError) -> CompiledSQL {
-        let w = try whereClause()
+        let w = try whereClause(selecting: [])
         if query.limit != nil || query.offset > 0 {
             let p = pageClause()
             // PostgreSQL before 16 requires a name for a subquery in FROM; SQLite takes none.
@@ -260,12 +298,14 @@ package struct SelectBuilder {
     /// Chosen properties (attributes and to-one key paths like `airline.name`), optionally distinct.
     package mutating func properties(_ keyPaths: [String], distinct: Bool) throws(StoreError) -> Statement {
         var columns: [String] = []
+        var selected: Set<String> = []
         var st = Statement(compiled: CompiledSQL(sql: "", bindings: []))
         for key in keyPaths {
             let path = key.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
             switch try compiler.resolve(path, from: scope, alias: "t0", entity: entity, whole: path) {
             case .scalar(let e) where !e.isObject:
                 columns.append(dialect.render(e.node))
+                e.node.collectColumns(of: "t0", into: &selected)
                 st.attributes.append((key, e.kind))
             case .scalar, .values:
                 throw StoreError(.unsupported, "'\(key)' is a relationship, not a value", hint: "choose one of its attributes: \(key).name")
@@ -273,6 +313,7 @@ package struct SelectBuilder {
                 if src.hasOperator {
                     let e = try compiler.aggregate(src)
                     columns.append(dialect.render(e.node))
+                    e.node.collectColumns(of: "t0", into: &selected)
                     st.attributes.append((key, .unknown))
                 } else {
                     throw StoreError(.unsupported, "'\(key)' is a to-many key path: one row has many values",
@@ -281,7 +322,7 @@ package struct SelectBuilder {
             }
         }
         guard !columns.isEmpty else { throw StoreError(.unsupported, "no properties to fetch", hint: "name at least one attribute") }
-        let w = try whereClause(), o = try orderClause(), p = pageClause()
+        let w = try whereClause(selecting: selected), o = try orderClause(), p = pageClause()
         st.compiled = CompiledSQL(sql: "SELECT \(distinct ? "DISTINCT " : "")\(columns.joined(separator: ", ")) FROM \(dialect.from(scope))\(w)\(o)\(p)",
                                   bindings: compiler.bindings.values)
         return st
