@@ -472,7 +472,9 @@ public final class PredicateStore: @unchecked Sendable {
 /// let plan = try store.queryPlan(for: EntityQuery("Person", where: "age > 30"), as: .keys)
 /// ```
 public enum QueryStatement: Sendable, Hashable {
-    /// The records `fetch`, `forEach` and `records(matching:)` read: every attribute and to-one link.
+    /// The records `fetch`, `forEach` and `records(matching:)` read: every attribute (a fetch
+    /// also reads the keys its to-one and many-to-many relationships link to, which changes
+    /// neither its WHERE nor its plan's search).
     case records
     /// The keys `fetchIDs` reads, which also select the rows of `batchUpdate` and `batchDelete`.
     case keys
@@ -483,7 +485,7 @@ public enum QueryStatement: Sendable, Hashable {
 extension SelectBuilder {
     mutating func statement(_ kind: QueryStatement) throws(StoreError) -> CompiledSQL {
         switch kind {
-        case .records: return try records(links: true).compiled
+        case .records: return try records().compiled
         case .keys: return try keys()
         case .count: return try count()
         }
