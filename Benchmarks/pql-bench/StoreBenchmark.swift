@@ -15,7 +15,8 @@ struct StoreBenchmark {
     static let usage = """
           store        ms per query of P1–P8 through PQL's store (fetchIDs: the matching keys) beside
                        hand-written SQL stepping `SELECT Z_PK FROM Person WHERE …` on the same file,
-                       without and with indexes; then the import rate beside a hand-written loop
+                       without and with indexes (two files, timed in turn), with the plans of the
+                       statements timed; then the import rate beside a hand-written loop
             --n N      people (default 1000000)
             --runs R   timed runs per query after one warm-up; the median counts (default 5)
             --dir D    where the databases go (default /tmp/pql-bench)
@@ -98,36 +99,49 @@ struct StoreBenchmark {
         log("importing with a hand-written loop…")
         let (handPersonSeconds, handTagSeconds) = handWrittenImport(people)
         let db = openRaw(path)
-        var rows: [Row] = []
-        for indexed in [false, true] {
-            if indexed {
-                log("creating indexes…")
-                for sql in ["CREATE INDEX person_age ON Person(age)", "CREATE INDEX person_name ON Person(name)",
-                            "CREATE INDEX person_city ON Person(city)", "CREATE INDEX tag_tag_person ON Tag(tag, person)",
-                            "CREATE INDEX tag_person ON Tag(person)", "ANALYZE"] {
-                    exec(db, sql)
-                }
-            }
-            for q in Self.queries {
-                log("\(indexed ? "indexes" : "no index") \(q.name)…")
-                let query: EntityQuery
-                do { query = try EntityQuery("Person", where: q.predicate) } catch { fail("\(q.name): \(error)") }
-                // quadratic without an index (Benchmarks/README.md, P7)
-                let forms = q.handWritten.filter { indexed || !$0.hasPrefix("EXISTS") }
-                var bodies: [() -> Int] = [{
-                    do { return try store.fetchIDs(query).count } catch { fail("\(q.name): \(error)") }
-                }]
-                bodies += forms.map { w in { handWrittenIDs(db, "SELECT Z_PK FROM Person WHERE " + w) } }
-                let cells = measure(bodies)
-                // The plans of the statements just timed, on the connections they ran on:
-                // fetchIDs plans on one of the store's readers, as it runs.
-                let pqlPlan: [String]
-                do { pqlPlan = try store.queryPlan(for: query, as: .keys) } catch { fail("\(q.name) plan: \(error)") }
-                let handPlans = forms.map { plan(db, "SELECT Z_PK FROM Person WHERE " + $0) }
-                rows.append(Row(query: q, indexed: indexed, pql: cells[0], hand: Array(cells.dropFirst()), forms: forms,
-                                pqlPlan: pqlPlan, handPlans: handPlans))
-            }
+        // The same rows in a second file that keeps no index, so that each query runs with and
+        // without indexes in the same rounds: on a shared machine the load drifts between
+        // minutes, and only runs interleaved compare.
+        let plainPath = "\(directory)/store-\(n)-plain.sqlite"
+        for s in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: plainPath + s) }
+        log("copying the file to one that keeps no index…")
+        exec(db, "VACUUM INTO '\(plainPath)'")
+        let plainStore: PredicateStore
+        do { plainStore = try PredicateStore(path: plainPath, model: Self.model) } catch { fail("plain store: \(error)") }
+        let plainDB = openRaw(plainPath)
+        log("creating indexes…")
+        for sql in ["CREATE INDEX person_age ON Person(age)", "CREATE INDEX person_name ON Person(name)",
+                    "CREATE INDEX person_city ON Person(city)", "CREATE INDEX tag_tag_person ON Tag(tag, person)",
+                    "CREATE INDEX tag_person ON Tag(person)", "ANALYZE"] {
+            exec(db, sql)
         }
+        exec(plainDB, "ANALYZE")
+        var rows: [Row] = []
+        for q in Self.queries {
+            log("\(q.name)…")
+            let query: EntityQuery
+            do { query = try EntityQuery("Person", where: q.predicate) } catch { fail("\(q.name): \(error)") }
+            // quadratic without an index (Benchmarks/README.md, P7)
+            let plainForms = q.handWritten.filter { !$0.hasPrefix("EXISTS") }
+            func pql(_ s: PredicateStore) -> () -> Int {
+                { do { return try s.fetchIDs(query).count } catch { fail("\(q.name): \(error)") } }
+            }
+            var bodies: [() -> Int] = [pql(plainStore)]
+            bodies += plainForms.map { w in { handWrittenIDs(plainDB, "SELECT Z_PK FROM Person WHERE " + w) } }
+            bodies.append(pql(store))
+            bodies += q.handWritten.map { w in { handWrittenIDs(db, "SELECT Z_PK FROM Person WHERE " + w) } }
+            let cells = measure(bodies)
+            // The plans of the statements just timed, on the connections they ran on:
+            // fetchIDs plans on one of the store's readers, as it runs.
+            let plans: [[String]]
+            do { plans = [try plainStore.queryPlan(for: query, as: .keys), try store.queryPlan(for: query, as: .keys)] } catch { fail("\(q.name) plan: \(error)") }
+            let k = plainForms.count
+            rows.append(Row(query: q, indexed: false, pql: cells[0], hand: Array(cells[1...k]), forms: plainForms,
+                            pqlPlan: plans[0], handPlans: plainForms.map { plan(plainDB, "SELECT Z_PK FROM Person WHERE " + $0) }))
+            rows.append(Row(query: q, indexed: true, pql: cells[k + 1], hand: Array(cells[(k + 2)...]), forms: q.handWritten,
+                            pqlPlan: plans[1], handPlans: q.handWritten.map { plan(db, "SELECT Z_PK FROM Person WHERE " + $0) }))
+        }
+        sqlite3_close_v2(plainDB)
         sqlite3_close_v2(db)
         return report(rows, importSeconds: importSeconds, tagSeconds: tagSeconds, tags: tagRows.count,
                       handPerson: handPersonSeconds, handTag: handTagSeconds)
@@ -239,7 +253,7 @@ struct StoreBenchmark {
         var out: [String] = []
         out.append("## PQL store beside hand-written SQL: P1–P8, \(EvalBenchmark.thousands(n)) people (median of \(runs) interleaved runs after a warm-up)")
         out.append("")
-        out.append("PQL: `store.fetchIDs(EntityQuery(\"Person\", where: …))` (parse, compile, choose, bind, step, collect keys). Hand-written: `SELECT Z_PK FROM Person WHERE …` prepared and stepped on a second connection to the same file, collecting keys; the fastest of the listed forms counts. Then the same with `age`, `name`, `city`, `Tag(tag, person)` and `Tag(person)` indexed and `ANALYZE`d.")
+        out.append("PQL: `store.fetchIDs(EntityQuery(\"Person\", where: …))` (parse, compile, choose, bind, step, collect keys). Hand-written: `SELECT Z_PK FROM Person WHERE …` prepared and stepped on a second connection to the same file, collecting keys; the fastest of the listed forms counts. Two files with the same rows, both `ANALYZE`d: one without indexes, one with `age`, `name`, `city`, `Tag(tag, person)` and `Tag(person)` indexed; each round runs every statement on both, in turn.")
         out.append("")
         out.append("| P | PQL, no index | hand-written | ratio | PQL, indexes | hand-written | ratio | PQL indexes / no index | hand indexes / no index | matches |")
         out.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")

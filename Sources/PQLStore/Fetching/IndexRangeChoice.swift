@@ -3,7 +3,7 @@ import PQL
 /// How a SQLite store decides whether a range over an indexed column is searched through its
 /// index (README, "Indexes and plans").
 package enum IndexRangePolicy: Sendable {
-    /// Each statement measures its ranges (the default; see ``IndexUse/choose(_:in:reads:sortedBy:bindings:dialect:)``).
+    /// Each statement measures its ranges (the default; see `IndexUse.choose`).
     case measured
     /// SQLite's planner alone decides, as before the store measured (for comparisons).
     case plannerOnly

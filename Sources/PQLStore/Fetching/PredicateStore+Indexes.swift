@@ -26,7 +26,7 @@ extension PredicateStore {
 
     /// The indexes of the file as `connection` (the writer's under the lock, or a reader's)
     /// sees them, with the connection, for the statements built for it: the compiler's
-    /// index-aware forms and the choice between an index search and a scan (``IndexUse``).
+    /// index-aware forms and the choice between an index search and a scan (`IndexUse`).
     /// The catalog is read again when the schema version changes; the cache has a lock of its
     /// own. Without a catalog (SQLite cannot say) the compiler assumes an index may serve any
     /// column, and SQLite's planner decides alone.

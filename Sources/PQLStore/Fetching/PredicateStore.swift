@@ -249,7 +249,7 @@ public final class PredicateStore: @unchecked Sendable {
     }
 
     /// Whether statements measure their ranges before SQLite searches an index for them
-    /// (``IndexUse``); tests compare the rows under each policy.
+    /// (`IndexUse`); tests compare the rows under each policy.
     package var indexRangePolicy: IndexRangePolicy {
         get {
             stateLock.lock()

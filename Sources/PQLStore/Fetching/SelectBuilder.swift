@@ -14,7 +14,7 @@ package struct SelectBuilder {
     /// What the catalog says of the columns sorted by, when the store read it (PostgreSQL's).
     package var sortedColumns: SortedColumns? = nil
     /// The indexes of the SQLite file the statement runs on, and its connection, for choosing
-    /// between an index search and a scan for ranges (``IndexUse``); nil: SQLite's planner decides.
+    /// between an index search and a scan for ranges (`IndexUse`); nil: SQLite's planner decides.
     var indexUse: IndexUse?
 
     /// A statement and how to read its columns.
@@ -57,7 +57,7 @@ package struct SelectBuilder {
 
     /// ` WHERE …` (empty when every row matches). `selected`: the columns of the entity's
     /// table the statement reads besides its WHERE and ORDER BY (nil: unknown), which decide
-    /// whether an index covers it (see ``IndexUse``).
+    /// whether an index covers it (see `IndexUse`).
     mutating func whereClause(selecting selected: Set<String>?) throws(StoreError) -> String {
         // Trees built in code skipped the parser's nesting limit; compiling recurses.
         let depth = query.predicate.nestingDepth(cappedAt: PredicateNode.maxCompileDepth)
