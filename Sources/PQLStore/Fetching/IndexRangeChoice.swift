@@ -38,7 +38,7 @@ struct IndexUse {
     /// that a range keeps a quarter of the rows (a sixty-fourth for two bounds) and prices a
     /// row read through an index at about what a scan pays for it, so it searches the index
     /// for ranges that match half the table and then reads every row through it, 7–8x slower
-    /// than a scan (`age BETWEEN {18, 65}`: 48% of the rows). A top-level term of the WHERE
+    /// than a scan (`age BETWEEN {18, 65}`: 53% of the rows). A top-level term of the WHERE
     /// is measured when it is a range, a BETWEEN, an IN list or case-sensitive BEGINSWITH on
     /// one column with bound values, the same column's terms together (`age >= 18 AND age <=
     /// 65`), or an OR of such terms and of equalities, each over a column that leads an index,
