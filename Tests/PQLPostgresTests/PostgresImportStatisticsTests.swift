@@ -39,7 +39,7 @@ import Testing
 
     @Test func anImportAnalysesTheTableItMade() async throws {
         try await TestServer.withStore { store, schema in
-            var csv = "code,size,label\n"
+            var csv = "code,bucket,label\n"
             for i in 0..<1_500 { csv += "\(i),\(i % 7),item \(i)\n" }
             let n = try await store.importTable(try ImportTable.csv(Data(csv.utf8)), into: "Item")
             #expect(n == 1_500)
@@ -47,7 +47,7 @@ import Testing
             #expect(after.rows == 1_500, "\(after)")
             #expect(after.columns >= 3, "\(after)")
             // The planner's estimate of a range is now the histogram's, not a third of the rows.
-            let plan = try await store.explain(try EntityQuery("Item", where: "size < 1")).joined(separator: "\n")
+            let plan = try await store.explain(try EntityQuery("Item", where: "bucket < 1")).joined(separator: "\n")
             let estimate = plan.range(of: #"rows=(\d+)"#, options: .regularExpression).map { Int(plan[$0].dropFirst(5)) ?? -1 } ?? -1
             #expect((150...280).contains(estimate), "\(plan)")
         }
