@@ -29,6 +29,11 @@ struct IndexUse {
     /// smaller than the rows and it is read in order), and is never measured.
     static let scanFraction: Int64 = 16
 
+    /// Below this many rows (the span of the table's keys) SQLite's plan is kept: reading all
+    /// of them through an index costs about a millisecond and a half at worst, and the count
+    /// would add its statements (microseconds) to every small query.
+    static let minimumRows: Int64 = 1_024
+
     /// `condition` (the WHERE of a statement on `scope`'s table) with each range the store
     /// finds cheaper to scan written on `+column`, which keeps SQLite from searching an index
     /// for it and changes nothing else (the same rows: PQL compares natively only values of
@@ -50,6 +55,8 @@ struct IndexUse {
     ///   would sort; `limit` stops the ordered search early);
     /// - it is not beside an equality on the same column (SQLite searches the equality, which
     ///   `ANALYZE`'s statistics estimate).
+    ///
+    /// - the table holds at least `minimumRows` rows.
     ///
     /// It is measured by counting its index entries up to the limit, a sixteenth of the
     /// table's rows (the span of its keys): `SELECT count(*) FROM (SELECT 1 … WHERE term
@@ -91,7 +98,7 @@ struct IndexUse {
             if policy == .measured {
                 if let read, keys.allSatisfy({ k in indexes.searchable[k]!.contains { read.isSubset(of: $0) } }) { continue }
                 if rows == nil { rows = .some(try tableRows(scope, dialect)) }
-                guard let n = rows ?? nil else { continue }
+                guard let n = rows ?? nil, n >= Self.minimumRows else { continue }
                 let limit = max(1, n / Self.scanFraction)
                 var found: Int64 = 0
                 for leaf in g.leaves where found < limit {
