@@ -12,15 +12,25 @@ struct EvalBenchmark {
     /// For profiling: only these predicates (P numbers) and methods; nil means all.
     var only: Set<Int>? = nil
     var methods: Set<String>? = nil
+    /// `--instructions`: count instructions under callgrind instead of timing.
+    var instructions = false
+    var valgrind: String? = nil
 
     static let usage = """
         usage: pql-bench eval [--n N] [--runs R]
+               pql-bench eval --instructions [--n N] [--valgrind PATH]
 
           eval         ns per element of P1–P8 (Benchmarks/README.md) over N generated people:
                        PQL on typed structs and on [String: Any] dictionaries, beside the
                        hand-written closure, #Predicate and the dictionary closure
           --n N        people (default 1000000)
           --runs R     timed runs per cell after 1 warm-up; the median counts (default 5)
+          --instructions
+                       instructions per element instead of time, counted by valgrind's
+                       callgrind (load does not change them): PQL typed, closure, PQL dict and
+                       dict closure (not #Predicate); N defaults to 100000 here
+          --valgrind PATH
+                       valgrind to use (default: valgrind on the PATH)
           --only 1,3   (profiling) only these predicates; the summary is then partial
           --methods pql,dict
                        (profiling) only these of pql, closure, predicate, pqldict, dict
@@ -78,10 +88,15 @@ struct EvalBenchmark {
             case "--methods":
                 guard let v = rest.popFirst() else { fail("--methods needs a list such as pql,pqldict") }
                 b.methods = Set(v.split(separator: ",").map(String.init))
+            case "--instructions": b.instructions = true
+            case "--valgrind":
+                guard let v = rest.popFirst() else { fail("--valgrind needs a path") }
+                b.valgrind = v
             case "-h", "--help", "help": print(usage); exit(0)
             default: fail("unknown argument '\(arg)'\n\(usage)")
             }
         }
+        if b.instructions && !arguments.contains("--n") && !arguments.contains("-n") { b.count = 100_000 }
         return b
     }
 
@@ -116,6 +131,13 @@ struct EvalBenchmark {
     }
 
     func run() -> String {
+        if instructions {
+            do {
+                return try EvalInstructions(count: count, callgrind: Callgrind.locate(valgrind)).run()
+            } catch {
+                fail("\(error)")
+            }
+        }
         log("eval: generating \(count) people…")
         var people: [Person] = []
         let generating = Timing.nanoseconds { people = generatePeople(count) }

@@ -116,6 +116,9 @@ if let name = CommandLine.arguments.dropFirst().first, let run = subcommands[nam
     print(run(Array(CommandLine.arguments.dropFirst(2))))
     exit(0)
 }
+if CommandLine.arguments.dropFirst().first == "count-eval" {
+    exit(CountedEvaluations.main(Array(CommandLine.arguments.dropFirst(2))))
+}
 if CommandLine.arguments.dropFirst().first == "count-parse" {
     exit(CountedParses.main(Array(CommandLine.arguments.dropFirst(2))))
 }
