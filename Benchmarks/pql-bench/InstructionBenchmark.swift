@@ -60,7 +60,13 @@ struct InstructionBenchmark {
                 throw Callgrind.Failure(description: "\(error)\n(an nspredicate-oracle built from the unchanged source has no "
                                         + "count-parse mode: add it as Benchmarks/README.md describes, or pass --no-gnustep)")
             }
-            peer = try Self.rows(from: gnustepRun, iterations: iterations, tool: "nspredicate-oracle count-parse").rows
+            let rows = try Self.rows(from: gnustepRun, iterations: iterations, tool: "nspredicate-oracle count-parse").rows
+            // Both read the file by the same rules: another count means another program.
+            guard rows.count == pql.count else {
+                throw Callgrind.Failure(description: "\(gnustep.executable) count-parse gave \(rows.count) results for the "
+                                        + "\(pql.count) predicates of \(file): is it nspredicate-oracle with count-parse?")
+            }
+            peer = rows
         }
         return InstructionReport(file: file, iterations: iterations, pql: pql, gnustep: peer,
                                  gnustepPath: gnustep?.executable, large: large)
