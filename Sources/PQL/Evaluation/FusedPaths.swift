@@ -2,7 +2,7 @@
 /// costs a call through a context (tens of instructions), more than the comparisons it joins.
 ///
 /// - `NOT (x == c)` and `NOT (x != c)` are the opposite comparison (`!=` is defined as the
-///   negation of `==`, reference §6.1), so they take that comparison's fast path.
+///   negation of `==`, reference §6.3), so they take that comparison's fast path.
 /// - An AND or OR of integer comparisons of one key (`age < 20 OR age > 60`) reads the key once
 ///   and tests the integer against each constant (on `[String: Any]`, one dictionary lookup
 ///   instead of one per comparison).
