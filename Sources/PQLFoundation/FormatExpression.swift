@@ -31,7 +31,7 @@ public final class FormatExpression: NSObject, NSCopying, @unchecked Sendable {
     }
 
     /// Parses an expression format string, throwing a `PredicateFormatError` where
-    /// `NSExpression(format:)` would stop the program. Surplus arguments are ignored.
+    /// `NSExpression(format:)` would report it on standard error. Surplus arguments are ignored.
     ///
     /// ```swift
     /// let total = try FormatExpression(validatingFormat: "price * %@", 3)
@@ -41,7 +41,7 @@ public final class FormatExpression: NSObject, NSCopying, @unchecked Sendable {
     }
 
     /// Parses an expression format string with its arguments in an array, throwing a
-    /// `PredicateFormatError` where `NSExpression(format:argumentArray:)` would stop the program.
+    /// `PredicateFormatError` where `NSExpression(format:argumentArray:)` would report it on standard error.
     ///
     /// ```swift
     /// let total = try FormatExpression(validatingFormat: "price * %@", argumentArray: [3])
@@ -128,9 +128,9 @@ public final class FormatExpression: NSObject, NSCopying, @unchecked Sendable {
 /// Parses an expression format string, as Foundation's `NSExpression(format:)` does on Apple
 /// platforms, returning a ``FormatExpression`` (see there why not an NSExpression).
 ///
-/// Surplus arguments are ignored; a malformed format stops the program, as Apple's exception
-/// does, with PQL's message and a caret; ``FormatExpression/init(validatingFormat:_:)`` throws
-/// instead.
+/// Surplus arguments are ignored. A malformed format, where Apple raises an exception that
+/// ends the program, is written on standard error with PQL's message and a caret, and the
+/// expression's value is nil; ``FormatExpression/init(validatingFormat:_:)`` throws instead.
 ///
 /// ```swift
 /// let total = NSExpression(format: "price * %@", 3)
@@ -150,7 +150,8 @@ public func NSExpression(format expressionFormat: String, argumentArray argument
     do {
         return try FormatExpression(validatingFormat: expressionFormat, argumentArray: arguments)
     } catch {
-        fatalError("NSExpression(format:): \(error.rendered)")
+        MalformedFormat.report(error, in: "NSExpression(format:)", result: "its value is nil")
+        return FormatExpression(.constant(.null))
     }
 }
 

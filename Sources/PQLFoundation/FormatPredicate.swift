@@ -18,9 +18,13 @@ final class FormatPredicate: NSPredicate {
     /// The bound tree: `%@` arguments are constants, `$variables` remain.
     let node: PredicateNode
     private let evaluation: ObjectEvaluation
+    /// Why the format did not parse, when it did not (see ``MalformedFormat``): `node` is then
+    /// `FALSEPREDICATE`, and ``evaluateOrThrow(with:variables:)`` throws.
+    let formatError: PredicateFormatError?
 
-    init(_ node: PredicateNode) {
+    init(_ node: PredicateNode, formatError: PredicateFormatError? = nil) {
         self.node = node
+        self.formatError = formatError
         evaluation = ObjectEvaluation(node)
         // The Boolean is never read: every member that would read it is overridden.
         super.init(value: false)
@@ -36,7 +40,8 @@ final class FormatPredicate: NSPredicate {
 
     /// The throwing evaluation behind ``Foundation/NSPredicate/evaluateOrThrow(with:substitutionVariables:)``.
     func evaluateOrThrow(with object: Any?, variables: [String: PredicateValue]) throws(PredicateEvaluationError) -> Bool {
-        try evaluation.evaluateOrThrow(object, variables: variables)
+        if let formatError { throw MalformedFormat.evaluationError(formatError) }
+        return try evaluation.evaluateOrThrow(object, variables: variables)
     }
 
     override func copy(with zone: NSZone? = nil) -> Any { self }

@@ -34,8 +34,8 @@ extension PredicateFormatInitializable where Self == NSPredicate {
 
     /// Parses a predicate format string with its arguments in an array.
     ///
-    /// As ``init(format:_:)``: surplus arguments are ignored, a malformed format stops the
-    /// program.
+    /// As ``init(format:_:)``: surplus arguments are ignored; a malformed format is reported on
+    /// standard error and gives a predicate that matches nothing.
     ///
     /// ```swift
     /// let cities = NSPredicate(format: "city IN %@", argumentArray: [["Oslo", "Lima"]])
@@ -44,12 +44,13 @@ extension PredicateFormatInitializable where Self == NSPredicate {
         do {
             self = FormatPredicate(try FormatParsing.predicate(predicateFormat, (arguments ?? []).map { $0 }))
         } catch {
-            fatalError("NSPredicate(format:): \(error.rendered)")
+            MalformedFormat.report(error, in: "NSPredicate(format:)", result: "the predicate matches nothing (FALSEPREDICATE)")
+            self = FormatPredicate(.constant(false), formatError: error)
         }
     }
 
     /// Parses a predicate format string, throwing a `PredicateFormatError` (message,
-    /// position, hint) where ``init(format:_:)`` would stop the program.
+    /// position, hint) where ``init(format:_:)`` would report it and match nothing.
     ///
     /// ```swift
     /// do {
@@ -63,7 +64,7 @@ extension PredicateFormatInitializable where Self == NSPredicate {
     }
 
     /// Parses a predicate format string with its arguments in an array, throwing a
-    /// `PredicateFormatError` where ``init(format:argumentArray:)`` would stop the program.
+    /// `PredicateFormatError` where ``init(format:argumentArray:)`` would report it and match nothing.
     ///
     /// ```swift
     /// let p = try NSPredicate(validatingFormat: "age > %@", argumentArray: [18])

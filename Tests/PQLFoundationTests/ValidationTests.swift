@@ -27,13 +27,29 @@ import Testing
         #expect(e.expressionValue(with: ["price": 5], context: nil) as? Int == 15)
     }
 
-    @Test func aMalformedFormatStopsTheProgramWithPQLsMessage() async {
-        await #expect(processExitsWith: .failure) {
-            _ = NSPredicate(format: "name ==")
+    @Test func aMalformedFormatMatchesNothingAndIsReportedNeverStopsTheProgram() async throws {
+        let p = NSPredicate(format: "name ==")
+        #expect(!p.evaluate(with: ["name": "x"]))
+        #expect(p.description == "FALSEPREDICATE")
+        do {
+            _ = try p.evaluateOrThrow(with: ["name": "x"])
+            Issue.record("no error")
+        } catch {
+            #expect(error.kind == .unsupported)
+            #expect(error.message.contains("did not parse"))
         }
-        await #expect(processExitsWith: .failure) {
+        #expect(!NSPredicate(format: "a == 1 AND", argumentArray: nil).evaluate(with: ["a": 1]))
+        #expect(NSExpression(format: "1 +").expressionValue(with: nil, context: nil) == nil)
+        // The report: PQL's message and caret on standard error, and the program goes on.
+        let run = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
+            _ = NSPredicate(format: "age > %@ AND", 3)
             _ = NSExpression(format: "1 +")
         }
+        let errors = String(decoding: run?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(errors.contains("NSPredicate(format:)"))
+        #expect(errors.contains("NSExpression(format:)"))
+        #expect(errors.contains("^"))
+        #expect(errors.contains("validatingFormat:"))
     }
 
     @Test func evaluationErrorsAreFalseOrThrown() throws {
