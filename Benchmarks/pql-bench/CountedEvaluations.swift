@@ -21,16 +21,7 @@ enum CountedEvaluations {
         let people = generatePeople(n)
         let dicts = people.map(toDict)
         for spec in EvalBenchmark.specs {
-            let typed: CompiledPredicate<Person>
-            let forDicts: CompiledPredicate<[String: Any]>
-            do {
-                let node = try PredicateNode(format: spec.format)
-                typed = try node.compiled(for: Person.self)
-                forDicts = try node.compiled(for: [String: Any].self)
-            } catch {
-                log("P\(spec.id): \(error)")
-                return 1
-            }
+            let (typed, forDicts) = spec.compiled()
             for method in methods {
                 let body: () -> Int
                 switch method {

@@ -40,6 +40,16 @@ struct EvalBenchmark {
     struct Spec {
         var id: Int
         var format: String
+
+        /// The predicate compiled for the typed people and for their dictionaries.
+        func compiled() -> (typed: CompiledPredicate<Person>, dicts: CompiledPredicate<[String: Any]>) {
+            do {
+                let node = try PredicateNode(format: format)
+                return (try node.compiled(for: Person.self), try node.compiled(for: [String: Any].self))
+            } catch {
+                fail("P\(id) `\(format)`: \(error)")
+            }
+        }
     }
 
     /// The anchors' format strings, verbatim.
@@ -151,15 +161,7 @@ struct EvalBenchmark {
         let predicates = makePredicates()
         var rows: [Row] = []
         for spec in Self.specs where only?.contains(spec.id) ?? true {
-            let typed: CompiledPredicate<Person>
-            let forDicts: CompiledPredicate<[String: Any]>
-            do {
-                let node = try PredicateNode(format: spec.format)
-                typed = try node.compiled(for: Person.self)
-                forDicts = try node.compiled(for: [String: Any].self)
-            } catch {
-                fail("P\(spec.id) `\(spec.format)`: \(error)")
-            }
+            let (typed, forDicts) = spec.compiled()
             let p = "P\(spec.id)"
             let pql = measure(p, .pql) { pqlFilter(typed, people) }
             let closure = measure(p, .closure) { closureFilter(spec.id, people) }
