@@ -9,7 +9,9 @@ import Testing
 /// query is run on both and the outputs compared), PostgreSQL's SQL and plan, its refusals
 /// shown as other errors are, passwords never printed, Ctrl-C cancelling on the server.
 /// (Named without "Tests" so that `--filter CommandLineTests` selects only the SQLite suites.)
-@Suite("pql on PostgreSQL", .serialized)
+/// Not serialized: each test has databases of its own (``ScratchDatabase``) and watches only
+/// their statements; run one after another, the suite was the last to end by five minutes.
+@Suite("pql on PostgreSQL")
 struct PostgresCommandLine {
     static let people = """
         {"name": "Ann", "age": 31, "city": "Paris", "joined": {"$date": "2021-03-04T05:06:07Z"}}
@@ -240,41 +242,41 @@ struct PostgresCommandLine {
             // A statement that runs for minutes, interrupted: pql cancels it on the server and ends with 130.
             let slow = "SUBQUERY(airline.flights, $f, $f.dep_delay > dep_delay).@count > 1000000"
             let process = try CommandLineProcess.start(["query", url, "--entity", "Flight", "--count", "--where", slow])
-            #expect(try await Self.waitForStatement(containing: "dep_delay", running: true))
+            #expect(try await Self.waitForStatement(containing: "dep_delay", running: true, inDatabaseOf: url))
             process.signal(SIGINT)
             let ended = try CommandLineProcess.finish(process)
             #expect(ended.status == 130, "\(ended.stderr)")
             #expect(ended.stderr.contains("interrupted"))
-            #expect(try await Self.waitForStatement(containing: "dep_delay", running: false))
+            #expect(try await Self.waitForStatement(containing: "dep_delay", running: false, inDatabaseOf: url))
 
             // The same in a REPL script: the statement cancelled, the script ended, status 130.
             let repl2 = try CommandLineProcess.start([url, "--entity", "Flight", "-c", ".count " + slow, "-c", ".count"])
-            #expect(try await Self.waitForStatement(containing: "dep_delay", running: true))
+            #expect(try await Self.waitForStatement(containing: "dep_delay", running: true, inDatabaseOf: url))
             repl2.signal(SIGINT)
             let ended2 = try CommandLineProcess.finish(repl2)
             #expect(ended2.status == 130, "\(ended2.stderr)")
             #expect(ended2.stderr.contains("Interrupted."))
             #expect(ended2.stdout.isEmpty)
-            #expect(try await Self.waitForStatement(containing: "dep_delay", running: false))
+            #expect(try await Self.waitForStatement(containing: "dep_delay", running: false, inDatabaseOf: url))
 
             // SIGTERM and SIGHUP (a closed terminal) are Ctrl-C, then an exit with 128 + the
             // signal: pql cancels the statement first (killed at once, it left the statement
             // running on the server).
             for (signal, status, said) in [(SIGTERM, Int32(143), "terminated"), (SIGHUP, Int32(129), "hung up")] {
                 let killed = try CommandLineProcess.start(["query", url, "--entity", "Flight", "--count", "--where", slow])
-                #expect(try await Self.waitForStatement(containing: "dep_delay", running: true))
+                #expect(try await Self.waitForStatement(containing: "dep_delay", running: true, inDatabaseOf: url))
                 killed.signal(signal)
                 let ended3 = try CommandLineProcess.finish(killed)
                 #expect(ended3.status == status && ended3.signal == nil, "\(ended3.stderr)")
                 #expect(ended3.stderr.contains("pql: \(said); the statement was cancelled on the server"), "\(ended3.stderr)")
-                #expect(try await Self.waitForStatement(containing: "dep_delay", running: false))
+                #expect(try await Self.waitForStatement(containing: "dep_delay", running: false, inDatabaseOf: url))
                 let script = try CommandLineProcess.start([url, "--entity", "Flight", "-c", ".count " + slow, "-c", ".count"])
-                #expect(try await Self.waitForStatement(containing: "dep_delay", running: true))
+                #expect(try await Self.waitForStatement(containing: "dep_delay", running: true, inDatabaseOf: url))
                 script.signal(signal)
                 let ended4 = try CommandLineProcess.finish(script)
                 #expect(ended4.status == status && ended4.signal == nil, "\(ended4.stderr)")
                 #expect(ended4.stderr.contains("Interrupted.") && ended4.stdout.isEmpty, "\(ended4.stderr)")
-                #expect(try await Self.waitForStatement(containing: "dep_delay", running: false))
+                #expect(try await Self.waitForStatement(containing: "dep_delay", running: false, inDatabaseOf: url))
             }
         }
     }
@@ -388,13 +390,15 @@ struct PostgresCommandLine {
 
     /// Waits (up to a minute) until a statement on the server whose text contains `text` is
     /// running, or until none is; true when that came about.
-    static func waitForStatement(containing text: String, running: Bool) async throws -> Bool {
+    static func waitForStatement(containing text: String, running: Bool, inDatabaseOf url: String? = nil) async throws -> Bool {
         let admin = try await PostgresPredicateStore(url: try TestServer.url(), model: try StoreModel([]))
+        // The suites run in parallel: a test that names its database sees only its own statements.
+        let database = url.flatMap { URLComponents(string: $0)?.path.dropFirst() }.map { " AND datname = '\($0)'" } ?? ""
         var seen = false
         for _ in 0..<600 {
             let rows = try await admin.rows("""
                 SELECT count(*)::text FROM pg_stat_activity
-                WHERE state = 'active' AND pid <> pg_backend_pid() AND query LIKE '%\(text)%' AND query NOT LIKE '%pg_stat_activity%'
+                WHERE state = 'active' AND pid <> pg_backend_pid() AND query LIKE '%\(text)%' AND query NOT LIKE '%pg_stat_activity%'\(database)
                 """)
             if (rows.first?.first.flatMap { $0 } != "0") == running {
                 seen = true
