@@ -35,7 +35,7 @@ package struct Person: Sendable {
 extension Person: PredicateReadable {
     package static let predicateKeys: PredicateKeys<Person> = [
         "age": .int { $0.age }, "name": .string { $0.name }, "score": .double { $0.score },
-        "city": .string { $0.city }, "tags": .strings { $0.tags }, "email": .string { $0.email },
+        "city": .string { $0.city }, "tags": .strings(\.tags), "email": .string { $0.email },
         "id": .int { $0.id },
     ]
 }

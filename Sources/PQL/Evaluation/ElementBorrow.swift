@@ -25,6 +25,7 @@ struct ElementBorrow<Root> {
     @inlinable @inline(__always)
     func test(_ element: UnsafePointer<Root>, _ test: PredicateFunction<Root>,
               _ state: inout EvaluationState) throws(EvalError) -> Bool {
+        state.element = UnsafeRawPointer(element)
         guard let scratch else { return try test(element.pointee, &state) }
         let lent = UnsafeMutablePointer(mutating: element).move()
         do throws(EvalError) {

@@ -17,6 +17,11 @@ struct EvaluationState {
     @usableFromInline var nextCheck: Int
     /// ``EvaluationLimits/maxSteps``, or `Int.max`.
     @usableFromInline let maxSteps: Int
+    /// The address of the element under test, when the loop lends it from its buffer
+    /// (``ElementBorrow``): where key-path accessors' stored properties are read in place
+    /// (``StoredField``). nil for a value tested on its own. Only the steps of the root type
+    /// read it, and they are only ever given the element itself.
+    @usableFromInline var element: UnsafeRawPointer? = nil
 
     /// Steps between two checks for cancellation: well under a millisecond of work.
     @usableFromInline static let checkInterval = 4_096

@@ -48,12 +48,31 @@ enum FastPaths {
             // ANY tags == 'x' (literal): a scan without boxing; nil is false (reference §6.2).
             guard c.op == .equal, options.isLiteral, case .string(let s) = constant else { return nil }
             let bytes = LiteralBytes(s)
+            if let field = reader.storedField?(path[0]) {
+                return lentStrings(field, get, bytes)
+            }
             return PredicateStep { root, _ in
                 guard let elements = get(root) else { return false }
                 return bytes.isElement(of: elements)
             }
         default:
             return nil
+        }
+    }
+
+    /// `ANY tags == 'x'` on an array property searched where it lies in the element under test
+    /// (``StoredField``), or read through the accessor's closure when no element is lent.
+    private static func lentStrings<Root>(_ field: StoredField, _ get: @escaping @Sendable (Root) -> [String]?,
+                                          _ bytes: LiteralBytes) -> PredicateStep<Root> {
+        PredicateStep { root, state in
+            guard let p = field.address(in: state) else {
+                guard let elements = get(root) else { return false }
+                return bytes.isElement(of: elements)
+            }
+            if field.isOptional {
+                return p.lendOptionalStrings { v in v.map { bytes.isElement(of: $0) } ?? false }
+            }
+            return p.lendStrings { v in bytes.isElement(of: v) }
         }
     }
 
@@ -219,17 +238,20 @@ struct LiteralBytes: Sendable {
     /// (a `String` is bitwise-takable; see ``ElementBorrow``).
     @inline(__always)
     func isElement(of strings: [String]) -> Bool {
-        strings.withUnsafeBufferPointer { b in
-            guard let base = b.baseAddress else { return false }
-            return withUnsafeTemporaryAllocation(of: String.self, capacity: 1) { slot in
-                for i in 0..<b.count {
-                    let s = UnsafeMutablePointer(mutating: base + i).move()
-                    let found = equal(s)
-                    slot.baseAddress!.initialize(to: consume s)   // never deinitialized: the array owns it
-                    if found { return true }
-                }
-                return false
+        strings.withUnsafeBufferPointer { b in isElement(in: b) }
+    }
+
+    @inline(__always)
+    private func isElement(in b: UnsafeBufferPointer<String>) -> Bool {
+        guard let base = b.baseAddress else { return false }
+        return withUnsafeTemporaryAllocation(of: String.self, capacity: 1) { slot in
+            for i in 0..<b.count {
+                let s = UnsafeMutablePointer(mutating: base + i).move()
+                let found = equal(s)
+                slot.baseAddress!.initialize(to: consume s)   // never deinitialized: the array owns it
+                if found { return true }
             }
+            return false
         }
     }
 

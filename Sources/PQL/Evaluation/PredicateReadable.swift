@@ -9,7 +9,7 @@ import Foundation
 ///     var name: String; var age: Int; var email: String?; var tags: [String]
 ///     static let predicateKeys: PredicateKeys<Person> = [
 ///         "name": .string { $0.name }, "age": .int { $0.age },
-///         "email": .string { $0.email }, "tags": .strings { $0.tags },
+///         "email": .string { $0.email }, "tags": .strings(\.tags),
 ///     ]
 /// }
 /// let adults = try people.filter(PredicateNode(format: "age >= 18 AND ANY tags == 'vip'"))
@@ -50,6 +50,9 @@ public struct Accessor<Root>: Sendable {
     /// For nested ``PredicateReadable`` values: checks the rest of a key path against the
     /// nested type's keys.
     var nested: (@Sendable (ArraySlice<String>) throws(EvalError) -> Void)? = nil
+    /// For key-path accessors of stored properties: where the value lies in the root, so the
+    /// fast paths can read it without a copy (``StoredField``).
+    var field: StoredField? = nil
 
     /// An integer key (`Int?`; nil reads as nil), compared without building a ``PredicateValue``.
     public static func int(_ f: @escaping @Sendable (Root) -> Int?) -> Self { .init(key: .int(f)) }
@@ -59,6 +62,25 @@ public struct Accessor<Root>: Sendable {
     public static func string(_ f: @escaping @Sendable (Root) -> String?) -> Self { .init(key: .string(f)) }
     /// An array of strings (`[String]?`), for `ANY tags == "x"` and `tags CONTAINS "x"`.
     public static func strings(_ f: @escaping @Sendable (Root) -> [String]?) -> Self { .init(key: .strings(f)) }
+    /// An array-of-strings property named by its key path: `ANY tags == "x"` searches it where it
+    /// lies in the array being filtered, without retaining it, when it is a stored property of a
+    /// struct. Otherwise (a class, a computed property, a value tested on its own) it is read
+    /// through the key path.
+    ///
+    /// ```swift
+    /// static let predicateKeys: PredicateKeys<Person> = ["tags": .strings(\.tags)]
+    /// ```
+    public static func strings(_ path: any KeyPath<Root, [String]> & Sendable) -> Self {
+        .init(key: .strings { $0[keyPath: path] }, field: StoredField(path, isOptional: false))
+    }
+    /// An optional array-of-strings property named by its key path (nil reads as nil).
+    ///
+    /// ```swift
+    /// static let predicateKeys: PredicateKeys<Post> = ["labels": .strings(\.labels)]
+    /// ```
+    public static func strings(_ path: any KeyPath<Root, [String]?> & Sendable) -> Self {
+        .init(key: .strings { $0[keyPath: path] }, field: StoredField(path, isOptional: true))
+    }
     /// A Boolean key (`Bool?`): the number 1 or 0 to predicates.
     public static func bool(_ f: @escaping @Sendable (Root) -> Bool?) -> Self { .init(key: .value { f($0).map { .bool($0) } ?? .null }) }
     /// A date key (`Date?`).
@@ -110,6 +132,7 @@ extension PredicateReadable {
                                 hint: Self.keyHint(name, keys.names))
             })
         reader.checkPath = { path throws(EvalError) in try checkKeyPath(path[...]) }
+        reader.storedField = { name in keys.accessors[name]?.field }
         return reader
     }
 

@@ -19,6 +19,9 @@ public struct ValueReader<Root>: Sendable {
     /// Checks a whole key path at compile time, for types that know the keys of their nested
     /// values too (``PredicateReadable``): an unknown nested key is an error, not nil (D5).
     var checkPath: (@Sendable ([String]) throws(EvalError) -> Void)? = nil
+    /// For ``PredicateReadable`` types whose keys name stored properties by key path: where a
+    /// key's value lies in the root, so the fast paths read it without a copy.
+    var storedField: (@Sendable (String) -> StoredField?)? = nil
 
     /// Creates a reader for a type of your own from two closures: the whole value, and an accessor for each key name (throw ``PredicateEvaluationError/Kind/unknownKey`` for a key the type lacks).
     ///
@@ -51,6 +54,7 @@ public struct ValueReader<Root>: Sendable {
     var withoutRawKeys: ValueReader {
         var r = ValueReader(selfValue: selfValue, key: key)
         r.checkPath = checkPath
+        r.storedField = storedField
         return r
     }
 }

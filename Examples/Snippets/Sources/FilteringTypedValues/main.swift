@@ -9,7 +9,7 @@ struct Person: PredicateReadable {
     static let predicateKeys: PredicateKeys<Person> = [
         "name": .string { $0.name },
         "age": .int { $0.age },
-        "tags": .strings { $0.tags },
+        "tags": .strings(\.tags),   // a key path: ANY tags == … searches the array where it lies
     ]
 }
 
