@@ -251,6 +251,70 @@ import Testing
         #expect(try Self.plan(store, "age > 10", sort: [SortRule("score")], limit: 5).hasPrefix("SCAN t0"))
     }
 
+    /// 4,000 people: 3,960 aged 0, and 40 aged 1…100 (ages 1, 3, 6… spread over the span).
+    static func skewedStore() throws -> PredicateStore {
+        let store = try PredicateStore.inMemory(PeopleModel.model)
+        var people: [[String: PredicateValue]] = []
+        for i in 0..<4_000 {
+            let age = i < 3_960 ? 0 : Int64((i - 3_960) * 99 / 39 + 1)
+            people.append(["name": .string("Person \(i)"), "age": .int(age), "city": .string("City \(i % 20)"),
+                           "score": .double(Double(i % 100)), "email": .string("p\(i)@example.com")])
+        }
+        try store.insert("Person", people)
+        try store.analyze()
+        return store
+    }
+
+    @Test func aRangeTheSampledRowsKeepIsScannedAndATailIsSearched() throws {
+        // Even ages 0…79: 48%, 72%, 51% and 74% of the rows, and of the 64 sampled ones.
+        let even = try Self.planStore()
+        for format in ["age BETWEEN {18, 55}", "age < 20 OR age > 40", "age >= 10 AND age <= 50 AND age != 30", "20 < age"] {
+            #expect(try Self.plan(even, format).hasPrefix("SCAN t0"), "\(format)")
+            #expect(try even.sql(for: try EntityQuery("Person", where: format)).sql.contains("+t0."), "\(format)")
+        }
+        // Skewed ages: 99% of the rows are 0, the others spread over 1…100.
+        let skewed = try Self.skewedStore()
+        for policy in [IndexRangePolicy.measured, .plannerOnly, .neverSearch] {
+            skewed.indexRangePolicy = policy
+            #expect(try skewed.count(try EntityQuery("Person", where: "age > 40")) == 24, "\(policy)")
+            #expect(try skewed.count(try EntityQuery("Person", where: "age < 1")) == 3_960, "\(policy)")
+            #expect(try skewed.fetch(try EntityQuery("Person", where: "age > 95", sort: [SortRule("name")])).count == 2, "\(policy)")
+        }
+        skewed.indexRangePolicy = .measured
+        // `age < 1` spans 1% of the values and keeps 99% of the rows: the sample sees it.
+        #expect(try Self.plan(skewed, "age < 1").hasPrefix("SCAN t0"))
+        // `age > 40` spans 60% of the values and keeps 0.6% of the rows: the sample keeps none
+        // of it, the count finds it selective, the index searches it. So does the tail.
+        #expect(try Self.plan(skewed, "age > 40").contains("SEARCH t0 USING INDEX Person_age_index"))
+        #expect(try Self.plan(skewed, "age > 95").contains("SEARCH t0 USING INDEX Person_age_index"))
+    }
+
+    /// The sample itself: which ranges it calls broad (then scanned uncounted), on even and
+    /// skewed values and on keys with wide gaps.
+    @Test func theSampleCallsBroadOnlyWhatManySampledRowsKeep() throws {
+        func broad(_ store: PredicateStore, _ arms: [SQLNode], _ bindings: [SQLValue]) throws -> Bool {
+            let entity = try PeopleModel.model.entity(named: "Person")
+            let scope = SQLScope(entity: entity, storage: entity, alias: "t0")
+            let use = store.indexes()
+            let keys = try #require(try use.keyRange(scope, SQLiteDialect()))
+            return try use.sampleIsBroad(arms, in: scope, keys: keys, bindings: bindings, dialect: SQLiteDialect())
+        }
+        let age = SQLNode.column(alias: "t0", name: "age")
+        func below(_ slot: Int) -> SQLNode { .binary(age, .lessThan, .parameter(slot)) }
+        func above(_ slot: Int) -> SQLNode { .binary(age, .greaterThan, .parameter(slot)) }
+        let even = try Self.planStore(), skewed = try Self.skewedStore()
+        #expect(try broad(even, [.between(age, .parameter(0), .parameter(1))], [.integer(18), .integer(55)]))
+        #expect(try broad(even, [below(0), above(1)], [.integer(20), .integer(40)]))
+        #expect(try !broad(even, [below(0)], [.integer(2)]))           // 2.5%: counted
+        #expect(try !broad(even, [below(0)], [.integer(13)]))          // 16%: counted, then scanned
+        #expect(try broad(skewed, [below(0)], [.integer(1)]))          // 99% of the rows
+        #expect(try !broad(skewed, [above(0)], [.integer(40)]))        // 60% of the span, 0.6% of the rows
+        // Keys with wide gaps: too few sampled keys hold a row, and the range is counted.
+        _ = try even.batchDelete(try EntityQuery("Person", where: "name != 'Person 7' AND name != 'Person 3999'"))
+        try even.insert("Person", (0..<20).map { ["name": .string("New \($0)"), "age": .int(50)] })
+        #expect(try !broad(even, [above(0)], [.integer(10)]))
+    }
+
     @Test func anEqualityBesideTheRangeIsLeftToSQLite() throws {
         let store = try Self.planStore()
         let sql = try store.sql(for: try EntityQuery("Person", where: "age == 30 AND age > 10")).sql

@@ -58,7 +58,9 @@ struct IndexUse {
     ///
     /// - the table holds at least `minimumRows` rows.
     ///
-    /// It is measured by counting its index entries up to the limit, a sixteenth of the
+    /// A range that keeps a quarter or more of 64 rows spread over the table's keys is scanned
+    /// at once (``sampleIsBroad(_:in:keys:bindings:dialect:)``). Any other is measured by
+    /// counting its index entries up to the limit, a sixteenth of the
     /// table's rows (the span of its keys): `SELECT count(*) FROM (SELECT 1 … WHERE term
     /// LIMIT n)` walks only the index, and stops there. A term that reaches the limit is
     /// scanned. A selective term costs the walk of its own entries, which its search reads
@@ -101,6 +103,11 @@ struct IndexUse {
                 guard let n = rows ?? nil, n >= Self.minimumRows else { continue }
                 let limit = max(1, n / Self.scanFraction)
                 var found: Int64 = 0
+                // A range that keeps many of a few rows spread over the table: scanned uncounted.
+                if let keys = try keyRange(scope, dialect),
+                   try sampleIsBroad(g.leaves, in: scope, keys: keys, bindings: bindings, dialect: dialect) {
+                    found = limit
+                }
                 for leaf in g.leaves where found < limit {
                     found += try count(leaf, in: scope, upTo: limit - found, bindings: bindings, dialect: dialect)
                 }
@@ -116,14 +123,19 @@ struct IndexUse {
         }
     }
 
-    /// The span of the table's keys, a bound on its rows found in two steps of its B-tree;
-    /// nil for an empty table.
+    /// The span of the table's keys, a bound on its rows; nil for an empty table.
     private func tableRows(_ scope: SQLScope, _ dialect: any SQLDialect) throws(StoreError) -> Int64? {
+        try keyRange(scope, dialect).map { $0.upperBound - $0.lowerBound + 1 }
+    }
+
+    /// The table's least and greatest keys, found in two steps of its B-tree; nil for an empty table.
+    func keyRange(_ scope: SQLScope, _ dialect: any SQLDialect) throws(StoreError) -> ClosedRange<Int64>? {
         let t = dialect.table(scope.table), k = dialect.quote(scope.primaryKey)
-        let s = try connection.prepare("SELECT (SELECT max(\(k)) FROM \(t)) - (SELECT min(\(k)) FROM \(t)) + 1", cached: true)
+        let s = try connection.prepare("SELECT (SELECT min(\(k)) FROM \(t)), (SELECT max(\(k)) FROM \(t))", cached: true)
         defer { s.reset() }
-        guard try s.step(), !s.isNull(0) else { return nil }
-        return s.int64(0)
+        guard try s.step(), !s.isNull(0), !s.isNull(1) else { return nil }
+        let first = s.int64(0), last = s.int64(1)
+        return first <= last ? first...last : nil
     }
 
     /// How many rows `term` matches, counted up to `limit` through the index on its column.
