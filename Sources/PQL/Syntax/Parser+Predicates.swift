@@ -17,29 +17,44 @@ extension Parser {
     /// The predicate rule with the height of its tree, for forms that nest predicates.
     mutating func parsePredicateWithHeight() throws(PredicateFormatError) -> (node: PredicateNode, height: Int) {
         // Two statements: a call on self would capture the parser before the argument advances it.
-        let parsed = try parseLogical(level: 0)
+        let parsed = try parseOr()
         return try requirePredicate(parsed)
     }
 
-    /// `or-predicate` and `and-predicate`: one rule per entry of ``PrecedenceTable/logical``.
-    /// Chains written without parentheses are flattened into one node.
-    mutating func parseLogical(level: Int) throws(PredicateFormatError) -> PredicateOrExpression {
+    /// `or-predicate = and-predicate , { ( "OR" | "||" ) , and-predicate }`: OR binds loosest
+    /// (``PrecedenceTable``). Chains written without parentheses are flattened into one node.
+    mutating func parseOr() throws(PredicateFormatError) -> PredicateOrExpression {
         let start = current.start, mark = positions.mark
-        let first = level + 1 < PrecedenceTable.logical.count
-            ? try parseLogical(level: level + 1) : try parseNot()
-        let connective = PrecedenceTable.logical[level]
-        guard PrecedenceTable.connective(current) == connective else { return first }
+        let first = try parseAnd()
+        guard PrecedenceTable.connective(current) == .or else { return first }
+        return try parseChain(.or, first: first, start: start, mark: mark)
+    }
+
+    /// `and-predicate = not-predicate , { ( "AND" | "&&" ) , not-predicate }`.
+    mutating func parseAnd() throws(PredicateFormatError) -> PredicateOrExpression {
+        let start = current.start, mark = positions.mark
+        let first = current.isNotOperator ? try parseNot() : try parsePrimaryPredicate()
+        guard PrecedenceTable.connective(current) == .and else { return first }
+        return try parseChain(.and, first: first, start: start, mark: mark)
+    }
+
+    /// The rest of a chain joined by `connective`, the current token, after its `first` operand,
+    /// which began at `start` and at `mark` in the source map. The array starts with room for
+    /// the two operands every chain has, and an OR of thousands of clauses appends to it.
+    private mutating func parseChain(_ connective: PrecedenceTable.Connective, first: PredicateOrExpression,
+                                     start: Int, mark: Int) throws(PredicateFormatError) -> PredicateOrExpression {
         let connectiveToken = current
-        var operands: [PredicateNode] = []
-        // Most chains are short: one allocation for them, rather than one per doubling.
-        operands.reserveCapacity(4)
         let head = try requirePredicate(first)
-        operands.append(head.node)
-        var height = head.height
+        advance()
+        let second = connective == .or ? try parseAnd()
+            : current.isNotOperator ? try parseNot() : try parsePrimaryPredicate()
+        let tail = try requirePredicate(second)
+        var operands = [head.node, tail.node]
+        var height = max(head.height, tail.height)
         while PrecedenceTable.connective(current) == connective {
             advance()
-            let next = level + 1 < PrecedenceTable.logical.count
-                ? try parseLogical(level: level + 1) : try parseNot()
+            let next = connective == .or ? try parseAnd()
+                : current.isNotOperator ? try parseNot() : try parsePrimaryPredicate()
             let operand = try requirePredicate(next)
             operands.append(operand.node)
             height = max(height, operand.height)
@@ -51,7 +66,7 @@ extension Parser {
 
     /// `not-predicate = ( "NOT" | "!" ) , not-predicate | primary-predicate`.
     mutating func parseNot() throws(PredicateFormatError) -> PredicateOrExpression {
-        guard current.isKeyword(.not) || current.kind == .bang else { return try parsePrimaryPredicate() }
+        guard current.isNotOperator else { return try parsePrimaryPredicate() }
         let not = current
         try enter()
         defer { leave() }
@@ -82,7 +97,7 @@ extension Parser {
             try enter()
             defer { leave() }
             advance()
-            let inner = try parseLogical(level: 0)
+            let inner = try parseOr()
             try expect(.rightParen, "')'", hint: "every '(' needs a matching ')'")
             positions.widenLast(from: start, to: previousEnd)
             switch inner {
@@ -244,8 +259,7 @@ extension Parser {
 
     /// `x NOT IN y` and friends (decision D6): an error that shows the accepted spelling.
     mutating func rejectNegatedOperator(lhsStart: Int, lhsEnd: Int) throws(PredicateFormatError) {
-        guard current.isKeyword(.not) || current.kind == .bang,
-              let op = PrecedenceTable.comparisonOperator(peek()) else { return }
+        guard current.isNotOperator, let op = PrecedenceTable.comparisonOperator(peek()) else { return }
         let notToken = current
         let lhsText = text(from: lhsStart, to: lhsEnd)
         advance()

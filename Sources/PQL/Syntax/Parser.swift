@@ -194,13 +194,21 @@ struct Parser {
 
     /// The lexer's next token; after a lexical error, the end of the input (the error is
     /// kept in ``lexicalError`` and reported when the parse ends).
+    ///
+    /// Inlined into ``advance()`` and ``peek()``, with the failure kept apart.
+    @inline(__always)
     private mutating func pull() -> Token {
         if lexerFailed { return Token(.eof, lexer.pos, lexer.pos) }
         do throws(PredicateFormatError) { return try lexer.nextToken() } catch {
-            lexicalErrors = [error]
-            lexerFailed = true
-            return Token(.eof, error.range.offset, error.range.offset)
+            return lexingFailed(error)
         }
+    }
+
+    @inline(never)
+    private mutating func lexingFailed(_ error: PredicateFormatError) -> Token {
+        lexicalErrors = [error]
+        lexerFailed = true
+        return Token(.eof, error.range.offset, error.range.offset)
     }
 
     /// The token after the current one.
@@ -243,16 +251,23 @@ struct Parser {
 
     // MARK: - Nesting
 
+    /// Inlined, with the errors apart: every operand enters a level.
+    @inline(__always)
     mutating func enter() throws(PredicateFormatError) {
         depth += 1
         if depth > Self.maxRecursionDepth { throw tooDeep(parentheses: true) }
         if let stackLimit {
             var here: UInt8 = 0
             if withUnsafeMutablePointer(to: &here, { UInt(bitPattern: $0) }) < stackLimit {
-                needsLargeStack = true
-                throw tooDeep(parentheses: true)
+                throw stackExhausted()
             }
         }
+    }
+
+    @inline(never)
+    private mutating func stackExhausted() -> PredicateFormatError {
+        needsLargeStack = true
+        return tooDeep(parentheses: true)
     }
 
     mutating func leave() { depth -= 1 }
@@ -266,6 +281,7 @@ struct Parser {
         if h > Self.maxNestingDepth { throw tooDeep(at: token) }
     }
 
+    @inline(never)
     func tooDeep(at token: Token? = nil, parentheses: Bool = false) -> PredicateFormatError {
         error(.nestingTooDeep, parentheses
               ? "the predicate nests parentheses and operators deeper than \(Self.maxRecursionDepth) levels"

@@ -5,13 +5,13 @@
 /// prefix `-` and `~`, then postfix `.key` and `[index]`. Reordering these arrays changes the
 /// grammar; the printer parenthesises every nested operator, so printed text never depends on it.
 enum PrecedenceTable {
+    /// Logical connectives, loosest first: OR, then AND. The parser has a rule for each
+    /// (``Parser/parseOr()``, ``Parser/parseAnd()``), as the grammar does.
     enum Connective: Sendable {
         case or, and
     }
 
-    /// Logical connectives, loosest first.
-    static let logical: [Connective] = [.or, .and]
-
+    /// The connective a token stands for.
     static func connective(_ t: Token) -> Connective? {
         switch t.kind {
         case .orOr: return .or

@@ -30,22 +30,53 @@ struct Token: Sendable {
     }
 
     var kind: Kind
-    var keyword: Keyword? = nil
-    /// Identifiers written with `#`: never a keyword, even a contextual one.
-    var escaped: Bool = false
-    /// Whitespace separates this token from the one before it.
-    var spaceBefore: Bool = false
-    /// The text between ``textStart`` and ``textEnd`` holds backslash escapes to decode
-    /// (strings, and `#"…"` identifiers).
-    var hasEscapes: Bool = false
-    /// An integer literal too large for UInt64 (``integer`` is nil).
-    private var overflows: Bool = false
+    /// ``keyword``'s raw value, or ``noKeyword``; the flags below are bits of ``flags``. A token
+    /// of a few plain fields is moved through registers whole, where one of separate `Bool`s
+    /// and an optional was taken apart and put together again at every step of the parser.
+    private var keywordRaw: UInt8 = Token.noKeyword
+    private var flags: UInt8 = 0
     private var start32: Int32
     private var end32: Int32
     private var textStart32: Int32
     private var textEnd32: Int32
     /// An integer's magnitude, or a float's bit pattern.
     private var bits: UInt64 = 0
+
+    private static let noKeyword: UInt8 = 0xFF
+    private static let escapedFlag: UInt8 = 1
+    private static let spaceBeforeFlag: UInt8 = 2
+    private static let hasEscapesFlag: UInt8 = 4
+    private static let overflowsFlag: UInt8 = 8
+
+    var keyword: Keyword? {
+        get { keywordRaw == Self.noKeyword ? nil : Keyword(rawValue: keywordRaw) }
+        set { keywordRaw = newValue?.rawValue ?? Self.noKeyword }
+    }
+    /// Identifiers written with `#`: never a keyword, even a contextual one.
+    var escaped: Bool {
+        get { flags & Self.escapedFlag != 0 }
+        set { setFlag(Self.escapedFlag, newValue) }
+    }
+    /// Whitespace separates this token from the one before it.
+    var spaceBefore: Bool {
+        get { flags & Self.spaceBeforeFlag != 0 }
+        set { setFlag(Self.spaceBeforeFlag, newValue) }
+    }
+    /// The text between ``textStart`` and ``textEnd`` holds backslash escapes to decode
+    /// (strings, and `#"…"` identifiers).
+    var hasEscapes: Bool {
+        get { flags & Self.hasEscapesFlag != 0 }
+        set { setFlag(Self.hasEscapesFlag, newValue) }
+    }
+    /// An integer literal too large for UInt64 (``integer`` is nil).
+    private var overflows: Bool {
+        get { flags & Self.overflowsFlag != 0 }
+        set { setFlag(Self.overflowsFlag, newValue) }
+    }
+
+    private mutating func setFlag(_ flag: UInt8, _ on: Bool) {
+        flags = on ? flags | flag : flags & ~flag
+    }
 
     init(_ kind: Kind, _ start: Int, _ end: Int) {
         self.kind = kind
@@ -91,4 +122,7 @@ struct Token: Sendable {
     }
 
     func isKeyword(_ k: Keyword) -> Bool { kind == .keyword && keyword == k }
+
+    /// `NOT` or `!`.
+    var isNotOperator: Bool { kind == .bang || (kind == .keyword && keyword == .not) }
 }

@@ -7,17 +7,20 @@
 /// let p = try PredicateNode(format: "age >= %@ AND name BEGINSWITH[c] 'a'", 18)
 /// print(p)   // age >= 18 AND name BEGINSWITH[c] "a"
 /// ```
-public indirect enum PredicateNode: Hashable, Sendable {
+///
+/// Only the comparison and the negation are boxed (`indirect`): AND and OR hold an array, a
+/// reference already, and a box around it was one more allocation per compound node.
+public enum PredicateNode: Hashable, Sendable {
     /// `TRUEPREDICATE` or `FALSEPREDICATE`.
     case constant(Bool)
     /// `lhs op rhs`, optionally quantified (`ANY`, `ALL`).
-    case comparison(ComparisonNode)
+    indirect case comparison(ComparisonNode)
     /// Conjunction; same-kind chains are flattened when parsed. An empty AND is true.
     case and([PredicateNode])
     /// Disjunction; same-kind chains are flattened when parsed. An empty OR is false.
     case or([PredicateNode])
     /// Negation. `NONE p` is parsed as `.not(ANY p)`.
-    case not(PredicateNode)
+    indirect case not(PredicateNode)
 }
 
 /// One comparison: `[quantifier] lhs op[options] rhs`.
