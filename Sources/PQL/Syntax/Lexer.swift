@@ -69,14 +69,17 @@ struct Lexer {
     /// rather than four.
     @inline(__always)
     private mutating func skipWhitespace() -> Bool {
-        let start = pos
-        while pos < bytes.count {
-            switch bytes[pos] {
-            case 0x20, 0x09, 0x0A, 0x0D: pos += 1
-            default: return pos != start
+        // A local index: stored back once, not at every byte.
+        let start = pos, count = bytes.count
+        var i = start
+        while i < count {
+            switch bytes[i] {
+            case 0x20, 0x09, 0x0A, 0x0D: i += 1
+            default: pos = i; return i != start
             }
         }
-        return pos != start
+        pos = i
+        return i != start
     }
 
     private func peek(_ offset: Int = 0) -> UInt8 {
@@ -117,12 +120,16 @@ struct Lexer {
 
     // MARK: - Words
 
+    /// Letters of either case in one test (setting 0x20 maps `A`–`Z` onto `a`–`z` and no other
+    /// byte into that range): keywords are upper case, keys lower, and the word loop runs per byte.
+    @inline(__always)
     private static func isIdentStart(_ b: UInt8) -> Bool {
-        (b >= 0x61 && b <= 0x7A) || (b >= 0x41 && b <= 0x5A) || b == 0x5F
+        (b | 0x20) &- 0x61 < 26 || b == 0x5F
     }
 
+    @inline(__always)
     private static func isIdentContinue(_ b: UInt8) -> Bool {
-        isIdentStart(b) || (b >= 0x30 && b <= 0x39)
+        (b | 0x20) &- 0x61 < 26 || b &- 0x30 < 10 || b == 0x5F
     }
 
     /// The end of an identifier starting at `from`, accepting Unicode letters (XID) as an
@@ -167,10 +174,11 @@ struct Lexer {
 
     @inline(__always)
     private mutating func word() -> Token {
-        let start = pos
-        pos += 1
-        while pos < bytes.count && Self.isIdentContinue(bytes[pos]) { pos += 1 }
-        if pos < bytes.count && bytes[pos] >= 0x80, let end = unicodeIdentifierEnd(from: start) {
+        let start = pos, count = bytes.count
+        var i = start + 1
+        while i < count && Self.isIdentContinue(bytes[i]) { i += 1 }
+        pos = i
+        if pos < count && bytes[pos] >= 0x80, let end = unicodeIdentifierEnd(from: start) {
             pos = end
         }
         // UTI-CONFORMS-TO and UTI-EQUALS contain hyphens (reference §1.2).

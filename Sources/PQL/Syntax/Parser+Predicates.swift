@@ -41,23 +41,24 @@ extension Parser {
     /// The rest of a chain joined by `connective`, the current token, after its `first` operand,
     /// which began at `start` and at `mark` in the source map. The array starts with room for
     /// the two operands every chain has, and an OR of thousands of clauses appends to it.
-    private mutating func parseChain(_ connective: PrecedenceTable.Connective, first: PredicateOrExpression,
+    private mutating func parseChain(_ connective: PrecedenceTable.Connective, first: consuming PredicateOrExpression,
                                      start: Int, mark: Int) throws(PredicateFormatError) -> PredicateOrExpression {
         let connectiveToken = current
-        let head = try requirePredicate(first)
+        // Nodes are moved into the array (`consume`), not copied and the originals destroyed.
+        let (head, headHeight) = try requirePredicate(first)
         advance()
         let second = connective == .or ? try parseAnd()
             : current.isNotOperator ? try parseNot() : try parsePrimaryPredicate()
-        let tail = try requirePredicate(second)
-        var operands = [head.node, tail.node]
-        var height = max(head.height, tail.height)
+        let (tail, tailHeight) = try requirePredicate(second)
+        var operands = [consume head, consume tail]
+        var height = max(headHeight, tailHeight)
         while PrecedenceTable.connective(current) == connective {
             advance()
             let next = connective == .or ? try parseAnd()
                 : current.isNotOperator ? try parseNot() : try parsePrimaryPredicate()
-            let operand = try requirePredicate(next)
-            operands.append(operand.node)
-            height = max(height, operand.height)
+            let (operand, operandHeight) = try requirePredicate(next)
+            operands.append(consume operand)
+            height = max(height, operandHeight)
         }
         try checkHeight(height + 1, at: connectiveToken)
         positions.node(from: start, to: previousEnd, since: mark)
@@ -114,7 +115,7 @@ extension Parser {
                 return try parseComparisonTail(whole, start: start)
             }
         }
-        let lhs = try parseExpression()
+        let lhs = try parseOperand()
         return try parseComparisonTail(lhs, start: start)
     }
 
@@ -143,7 +144,7 @@ extension Parser {
     /// After an expression: a comparison operator makes it a comparison; anything else leaves
     /// it an expression for the caller to judge. `lhs` is the subtree the parser recorded last;
     /// the comparison's range starts at `nodeStart` (a quantifier) or else at `start`.
-    mutating func parseComparisonTail(_ lhs: Parsed, start: Int, quantifier: Quantifier = .direct, nodeStart: Int? = nil)
+    mutating func parseComparisonTail(_ lhs: consuming Parsed, start: Int, quantifier: Quantifier = .direct, nodeStart: Int? = nil)
         throws(PredicateFormatError) -> PredicateOrExpression
     {
         let lhsEnd = previousEnd
@@ -159,7 +160,7 @@ extension Parser {
         advance()
         let options = try parseOptions(for: op, opToken: opToken)
         let rhsStart = current.start
-        let rhs = try parseExpression()
+        let rhs = try parseOperand()
         if op == .between { try checkBetweenBounds(rhs.node, from: rhsStart, to: previousEnd) }
         try checkHeight(max(lhs.height, rhs.height) + 1, at: opToken)
         if let next = PrecedenceTable.comparisonOperator(current) {
@@ -317,9 +318,11 @@ extension Parser {
     ///
     /// Inlined, with the error apart: called for every operand, and as a call it made the
     /// compiler copy the parser.
+    /// The operand is consumed, so that its node is moved out rather than copied (a comparison's
+    /// operands retained) and the original destroyed (released again).
     @inline(__always)
-    func requirePredicate(_ x: PredicateOrExpression) throws(PredicateFormatError) -> (node: PredicateNode, height: Int) {
-        switch x {
+    func requirePredicate(_ x: consuming PredicateOrExpression) throws(PredicateFormatError) -> (node: PredicateNode, height: Int) {
+        switch consume x {
         case .predicate(let p, let h): return (p, h)
         case .expression(let e, let start, let end): throw bareExpression(e, start: start, end: end)
         }

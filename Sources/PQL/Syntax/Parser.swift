@@ -22,7 +22,7 @@ struct Parser {
     static let maxAggregateElements = 1_000_000
 
     /// Tokens come from the lexer one at a time (see ``Lexer/nextToken()``): the parser keeps
-    /// the current token, at most one token of lookahead and the end of the previous one.
+    /// the current token, the next one and the end of the previous one.
     private(set) var lexer: Lexer
     /// The lexer's first error. Reading stops there (the parser sees the end of the input);
     /// the parse then reports this error, whatever it made of the truncated input.
@@ -40,7 +40,11 @@ struct Parser {
     var needsLargeStack = false
     /// The token being looked at.
     private(set) var current: Token
-    private var lookahead: Token?
+    /// The token after it, always read: looking ahead, which every leaf does, is then a field
+    /// read rather than a call that may lex. At the end (or a lexical error) it is the `.eof`
+    /// token of ``current`` again. A lexical error is found a token earlier this way, which
+    /// changes nothing: the parse reports it whenever it was found.
+    private var next: Token
     /// End offset of the token before the current one.
     private(set) var previousEnd = 0
     let source: String
@@ -71,7 +75,9 @@ struct Parser {
         self.stackLimit = stackLimit
         positions = SourceMapRecorder(isOn: recordsPositions)
         current = Token(.eof, 0, 0)
+        next = current
         current = pull()
+        next = current.kind == .eof ? current : pull()
     }
 
     // MARK: - Entry points
@@ -195,7 +201,7 @@ struct Parser {
     /// The lexer's next token; after a lexical error, the end of the input (the error is
     /// kept in ``lexicalError`` and reported when the parse ends).
     ///
-    /// Inlined into ``advance()`` and ``peek()``, with the failure kept apart.
+    /// Inlined into ``advance()``, with the failure kept apart.
     @inline(__always)
     private mutating func pull() -> Token {
         if lexerFailed { return Token(.eof, lexer.pos, lexer.pos) }
@@ -212,22 +218,14 @@ struct Parser {
     }
 
     /// The token after the current one.
-    mutating func peek() -> Token {
-        if let lookahead { return lookahead }
-        let t = current.kind == .eof ? current : pull()
-        lookahead = t
-        return t
-    }
+    @inline(__always)
+    func peek() -> Token { next }
 
     mutating func advance() {
         guard current.kind != .eof else { return }
         previousEnd = current.end
-        if let next = lookahead {
-            current = next
-            lookahead = nil
-        } else {
-            current = pull()
-        }
+        current = next
+        next = current.kind == .eof ? current : pull()
     }
 
     /// The text of a token: a key, a variable's name, a string's value (``Lexer/text(of:)``).

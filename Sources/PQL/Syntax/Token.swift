@@ -30,10 +30,11 @@ struct Token: Sendable {
     }
 
     var kind: Kind
-    /// ``keyword``'s raw value, or ``noKeyword``; the flags below are bits of ``flags``. A token
-    /// of a few plain fields is moved through registers whole, where one of separate `Bool`s
-    /// and an optional was taken apart and put together again at every step of the parser.
-    private var keywordRaw: UInt8 = Token.noKeyword
+    /// The flags below are bits of ``flags``. A token of a few plain fields is moved through
+    /// registers whole, where one of separate `Bool`s was taken apart and put together again at
+    /// every step of the parser. The keyword is kept as the optional itself (one byte, as its
+    /// raw value was): reading a raw value back went through `Keyword(rawValue:)`'s check.
+    var keyword: Keyword? = nil
     private var flags: UInt8 = 0
     private var start32: Int32
     private var end32: Int32
@@ -42,16 +43,11 @@ struct Token: Sendable {
     /// An integer's magnitude, or a float's bit pattern.
     private var bits: UInt64 = 0
 
-    private static let noKeyword: UInt8 = 0xFF
     private static let escapedFlag: UInt8 = 1
     private static let spaceBeforeFlag: UInt8 = 2
     private static let hasEscapesFlag: UInt8 = 4
     private static let overflowsFlag: UInt8 = 8
 
-    var keyword: Keyword? {
-        get { keywordRaw == Self.noKeyword ? nil : Keyword(rawValue: keywordRaw) }
-        set { keywordRaw = newValue?.rawValue ?? Self.noKeyword }
-    }
     /// Identifiers written with `#`: never a keyword, even a contextual one.
     var escaped: Bool {
         get { flags & Self.escapedFlag != 0 }
