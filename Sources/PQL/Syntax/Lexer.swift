@@ -95,7 +95,24 @@ struct Lexer {
         switch c {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "_"):
             return word()
-        case UInt8(ascii: "0")...UInt8(ascii: "9"):
+        case UInt8(ascii: "1")...UInt8(ascii: "9"):
+            // A short decimal integer, the commonest number, ends here: up to 18 digits (no
+            // overflow) followed by no `.`, letter, digit or non-ASCII byte. Anything else,
+            // exponents and errors included, is read again from the start by number().
+            let count = bytes.count
+            var i = pos, value: UInt64 = 0
+            while i < count, i - start < 18, bytes[i] &- 0x30 < 10 {
+                value = value &* 10 &+ UInt64(bytes[i] &- 0x30)
+                i += 1
+            }
+            if i == count || !(Self.isIdentContinue(bytes[i]) || bytes[i] >= 0x80 || bytes[i] == UInt8(ascii: ".")) {
+                pos = i
+                var t = Token(.integer, start, i)
+                t.integer = value
+                return t
+            }
+            return try number()
+        case UInt8(ascii: "0"):
             return try number()
         case UInt8(ascii: "'"), UInt8(ascii: "\""):
             return try string()
@@ -113,6 +130,15 @@ struct Lexer {
                 return Token(.identifier, start, end)
             }
             throw invalidCharacter(at: start)
+        // Brackets and commas, the commonest punctuation, are one byte whatever follows: made
+        // here, as the compiler keeps ``punctuation()`` a call of its own.
+        case UInt8(ascii: "("): pos += 1; return Token(.leftParen, start, pos)
+        case UInt8(ascii: ")"): pos += 1; return Token(.rightParen, start, pos)
+        case UInt8(ascii: "["): pos += 1; return Token(.leftBracket, start, pos)
+        case UInt8(ascii: "]"): pos += 1; return Token(.rightBracket, start, pos)
+        case UInt8(ascii: "{"): pos += 1; return Token(.leftBrace, start, pos)
+        case UInt8(ascii: "}"): pos += 1; return Token(.rightBrace, start, pos)
+        case UInt8(ascii: ","): pos += 1; return Token(.comma, start, pos)
         default:
             return try punctuation()
         }
@@ -549,62 +575,69 @@ struct Lexer {
 
     // MARK: - Punctuation
 
-    @inline(__always)
+    /// The operators and the other punctuation but brackets and commas (``next()`` makes
+    /// those). The kind and length are chosen first and the token made once.
     private mutating func punctuation() throws(PredicateFormatError) -> Token {
         let start = pos
         let c = bytes[pos]
         let n = peek(1)
-        func one(_ k: Token.Kind) -> Token { pos += 1; return Token(k, start, pos) }
-        func two(_ k: Token.Kind) -> Token { pos += 2; return Token(k, start, pos) }
+        let kind: Token.Kind
+        var length = 1
         switch c {
-        case UInt8(ascii: "("): return one(.leftParen)
-        case UInt8(ascii: ")"): return one(.rightParen)
-        case UInt8(ascii: "{"): return one(.leftBrace)
-        case UInt8(ascii: "}"): return one(.rightBrace)
-        case UInt8(ascii: "["): return one(.leftBracket)
-        case UInt8(ascii: "]"): return one(.rightBracket)
-        case UInt8(ascii: ","): return one(.comma)
         case UInt8(ascii: "."):
             if n >= 0x30 && n <= 0x39 {
                 throw error(.invalidNumber, "a number cannot start with '.'", start, start + 1,
                             hint: "write a leading zero, as in 0.5")
             }
-            return one(.dot)
-        case UInt8(ascii: ":"): return n == UInt8(ascii: "=") ? two(.assign) : one(.colon)
+            kind = .dot
+        case UInt8(ascii: ":"):
+            if n == UInt8(ascii: "=") { kind = .assign; length = 2 } else { kind = .colon }
         case UInt8(ascii: "="):
-            if n == UInt8(ascii: "=") { return two(.equal) }
-            if n == UInt8(ascii: "<") { return two(.lessEqual) }
-            if n == UInt8(ascii: ">") { return two(.greaterEqual) }
-            return one(.equal)
-        case UInt8(ascii: "!"): return n == UInt8(ascii: "=") ? two(.notEqual) : one(.bang)
+            switch n {
+            case UInt8(ascii: "="): kind = .equal; length = 2
+            case UInt8(ascii: "<"): kind = .lessEqual; length = 2
+            case UInt8(ascii: ">"): kind = .greaterEqual; length = 2
+            default: kind = .equal
+            }
+        case UInt8(ascii: "!"):
+            if n == UInt8(ascii: "=") { kind = .notEqual; length = 2 } else { kind = .bang }
         case UInt8(ascii: "<"):
-            if n == UInt8(ascii: "=") { return two(.lessEqual) }
-            if n == UInt8(ascii: ">") { return two(.notEqual) }
-            if n == UInt8(ascii: "<") { return two(.shiftLeft) }
-            return one(.less)
+            switch n {
+            case UInt8(ascii: "="): kind = .lessEqual; length = 2
+            case UInt8(ascii: ">"): kind = .notEqual; length = 2
+            case UInt8(ascii: "<"): kind = .shiftLeft; length = 2
+            default: kind = .less
+            }
         case UInt8(ascii: ">"):
-            if n == UInt8(ascii: "=") { return two(.greaterEqual) }
-            if n == UInt8(ascii: ">") { return two(.shiftRight) }
-            return one(.greater)
-        case UInt8(ascii: "&"): return n == UInt8(ascii: "&") ? two(.andAnd) : one(.ampersand)
-        case UInt8(ascii: "|"): return n == UInt8(ascii: "|") ? two(.orOr) : one(.pipe)
-        case UInt8(ascii: "+"): return one(.plus)
-        case UInt8(ascii: "-"): return one(.minus)
-        case UInt8(ascii: "*"): return n == UInt8(ascii: "*") ? two(.starStar) : one(.star)
+            switch n {
+            case UInt8(ascii: "="): kind = .greaterEqual; length = 2
+            case UInt8(ascii: ">"): kind = .shiftRight; length = 2
+            default: kind = .greater
+            }
+        case UInt8(ascii: "&"):
+            if n == UInt8(ascii: "&") { kind = .andAnd; length = 2 } else { kind = .ampersand }
+        case UInt8(ascii: "|"):
+            if n == UInt8(ascii: "|") { kind = .orOr; length = 2 } else { kind = .pipe }
+        case UInt8(ascii: "+"): kind = .plus
+        case UInt8(ascii: "-"): kind = .minus
+        case UInt8(ascii: "*"):
+            if n == UInt8(ascii: "*") { kind = .starStar; length = 2 } else { kind = .star }
         case UInt8(ascii: "/"):
             if n == UInt8(ascii: "*") || n == UInt8(ascii: "/") {
                 throw error(.invalidCharacter, "the predicate language has no comments", start, start + 2,
                             hint: "remove the comment")
             }
-            return one(.slash)
-        case UInt8(ascii: "^"): return one(.caret)
-        case UInt8(ascii: "~"): return one(.tilde)
+            kind = .slash
+        case UInt8(ascii: "^"): kind = .caret
+        case UInt8(ascii: "~"): kind = .tilde
         case UInt8(ascii: "?"):
             throw error(.invalidCharacter, "'?' is not a token of the predicate language", start, start + 1,
                         hint: "use %@ for an argument or $name for a variable")
         default:
             throw invalidCharacter(at: start)
         }
+        pos = start + length
+        return Token(kind, start, pos)
     }
 
     // MARK: - Errors

@@ -45,18 +45,18 @@ extension Parser {
                                      start: Int, mark: Int) throws(PredicateFormatError) -> PredicateOrExpression {
         let connectiveToken = current
         // Nodes are moved into the array (`consume`), not copied and the originals destroyed.
-        let (head, headHeight) = try requirePredicate(first)
+        let (head, headHeight) = try requirePredicate(consume first)
         advance()
         let second = connective == .or ? try parseAnd()
             : current.isNotOperator ? try parseNot() : try parsePrimaryPredicate()
-        let (tail, tailHeight) = try requirePredicate(second)
+        let (tail, tailHeight) = try requirePredicate(consume second)
         var operands = [consume head, consume tail]
         var height = max(headHeight, tailHeight)
         while PrecedenceTable.connective(current) == connective {
             advance()
             let next = connective == .or ? try parseAnd()
                 : current.isNotOperator ? try parseNot() : try parsePrimaryPredicate()
-            let (operand, operandHeight) = try requirePredicate(next)
+            let (operand, operandHeight) = try requirePredicate(consume next)
             operands.append(consume operand)
             height = max(height, operandHeight)
         }
@@ -201,9 +201,15 @@ extension Parser {
                     hint: "write x BETWEEN {low, high}")
     }
 
-    /// `options = "[" , option-letter , { option-letter } , "]"`.
+    /// `options = "[" , option-letter , { option-letter } , "]"`. Inlined down to the test for
+    /// `[`, which most comparisons lack.
+    @inline(__always)
     mutating func parseOptions(for op: ComparisonOperator, opToken: Token) throws(PredicateFormatError) -> ComparisonOptions {
         guard current.kind == .leftBracket else { return [] }
+        return try parseOptionLetters(for: op)
+    }
+
+    private mutating func parseOptionLetters(for op: ComparisonOperator) throws(PredicateFormatError) -> ComparisonOptions {
         let open = current
         advance()
         guard current.kind == .identifier || current.kind == .keyword else {
@@ -320,8 +326,10 @@ extension Parser {
     /// compiler copy the parser.
     /// The operand is consumed, so that its node is moved out rather than copied (a comparison's
     /// operands retained) and the original destroyed (released again).
+    /// Mutating, as is ``bareExpression(_:start:end:)``, for the reason given at
+    /// ``checkHeight(_:at:)``: no copy of the parser per operand.
     @inline(__always)
-    func requirePredicate(_ x: consuming PredicateOrExpression) throws(PredicateFormatError) -> (node: PredicateNode, height: Int) {
+    mutating func requirePredicate(_ x: consuming PredicateOrExpression) throws(PredicateFormatError) -> (node: PredicateNode, height: Int) {
         switch consume x {
         case .predicate(let p, let h): return (p, h)
         case .expression(let e, let start, let end): throw bareExpression(e, start: start, end: end)
@@ -329,7 +337,8 @@ extension Parser {
     }
 
     /// The error for a bare expression where a predicate is required.
-    func bareExpression(_ e: Parsed, start: Int, end: Int) -> PredicateFormatError {
+    @inline(never)
+    mutating func bareExpression(_ e: Parsed, start: Int, end: Int) -> PredicateFormatError {
         // A long operand is under the caret already; the message and hint name it shortly.
         let full = text(from: start, to: end)
         let written = full.count <= 40 ? full : String(full.prefix(30)) + "…"

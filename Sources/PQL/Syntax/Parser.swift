@@ -231,12 +231,19 @@ struct Parser {
     /// The text of a token: a key, a variable's name, a string's value (``Lexer/text(of:)``).
     func text(of t: Token) -> String { lexer.text(of: t) }
 
-    @discardableResult
+    /// Inlined, with the error apart (and mutating, for the reason at ``checkHeight(_:at:)``):
+    /// every `)` and `]` is expected.
+    @discardableResult @inline(__always)
     mutating func expect(_ kind: Token.Kind, _ what: String, hint: String? = nil) throws(PredicateFormatError) -> Token {
-        guard current.kind == kind else { throw unexpected(expected: [what], hint: hint) }
+        guard current.kind == kind else { throw expected(what, hint: hint) }
         let t = current
         advance()
         return t
+    }
+
+    @inline(never)
+    private mutating func expected(_ what: String, hint: String?) -> PredicateFormatError {
+        unexpected(expected: [what], hint: hint)
     }
 
     /// Source text between two byte offsets, for hints that quote the user's own words.
@@ -274,9 +281,17 @@ struct Parser {
     /// at whatever follows the construct, often the end of the input.
     ///
     /// Inlined: called for every node, and as a call it made the compiler copy the parser.
+    /// Mutating, as is the error's function, though neither changes the parser: a non-mutating
+    /// call made the compiler copy the whole parser (248 bytes) before every test, for the
+    /// error path's sake; a mutating one takes its address.
     @inline(__always)
-    func checkHeight(_ h: Int, at token: Token? = nil) throws(PredicateFormatError) {
-        if h > Self.maxNestingDepth { throw tooDeep(at: token) }
+    mutating func checkHeight(_ h: Int, at token: Token? = nil) throws(PredicateFormatError) {
+        if h > Self.maxNestingDepth { throw tooTall(at: token) }
+    }
+
+    @inline(never)
+    private mutating func tooTall(at token: Token?) -> PredicateFormatError {
+        tooDeep(at: token)
     }
 
     @inline(never)

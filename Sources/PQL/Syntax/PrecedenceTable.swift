@@ -11,7 +11,9 @@ enum PrecedenceTable {
         case or, and
     }
 
-    /// The connective a token stands for.
+    /// The connective a token stands for. Inlined, as is ``comparisonOperator(_:)``: asked
+    /// after every operand.
+    @inline(__always)
     static func connective(_ t: Token) -> Connective? {
         switch t.kind {
         case .orOr: return .or
@@ -91,6 +93,7 @@ enum PrecedenceTable {
     }
 
     /// The comparison operator a token stands for.
+    @inline(__always)
     static func comparisonOperator(_ t: Token) -> ComparisonOperator? {
         switch t.kind {
         case .equal: return .equal
