@@ -100,8 +100,10 @@ struct SourcePositionTests {
     @Test("the map costs twelve bytes a node and is kept beside the tree, not in it")
     func memoryPerNode() throws {
         #expect(MemoryLayout<SourceMap.Entry>.stride == 12)
-        // The comparison node keeps its tuned size (26 bytes: a 48-byte allocation).
+        // The comparison node keeps its tuned size (26 bytes), which a predicate node holds
+        // inline in a 32-byte stride.
         #expect(MemoryLayout<ComparisonNode>.size == 26)
+        #expect(MemoryLayout<PredicateNode>.stride == 32)
         let terms = (0..<1_000).map { "k\($0 % 7) == \($0)" }.joined(separator: " OR ")
         let (tree, map) = try PredicateNode.parse(format: terms)
         #expect(map.entries.count == tree.nodeCount)

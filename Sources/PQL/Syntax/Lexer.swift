@@ -65,15 +65,21 @@ struct Lexer {
 
     // MARK: - Dispatch
 
+    /// Inlined, as are the dispatch and the reading of words below: a word costs one call
+    /// rather than four.
+    @inline(__always)
     private mutating func skipWhitespace() -> Bool {
-        let start = pos
-        while pos < bytes.count {
-            switch bytes[pos] {
-            case 0x20, 0x09, 0x0A, 0x0D: pos += 1
-            default: return pos != start
+        // A local index: stored back once, not at every byte.
+        let start = pos, count = bytes.count
+        var i = start
+        while i < count {
+            switch bytes[i] {
+            case 0x20, 0x09, 0x0A, 0x0D: i += 1
+            default: pos = i; return i != start
             }
         }
-        return pos != start
+        pos = i
+        return i != start
     }
 
     private func peek(_ offset: Int = 0) -> UInt8 {
@@ -81,14 +87,32 @@ struct Lexer {
         return i < bytes.count ? bytes[i] : 0
     }
 
+    @inline(__always)
     private mutating func next() throws(PredicateFormatError) -> Token {
         let start = pos
         guard pos < bytes.count else { return Token(.eof, pos, pos) }
         let c = bytes[pos]
         switch c {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "_"):
-            return try word()
-        case UInt8(ascii: "0")...UInt8(ascii: "9"):
+            return word()
+        case UInt8(ascii: "1")...UInt8(ascii: "9"):
+            // A short decimal integer, the commonest number, ends here: up to 18 digits (no
+            // overflow) followed by no `.`, letter, digit or non-ASCII byte. Anything else,
+            // exponents and errors included, is read again from the start by number().
+            let count = bytes.count
+            var i = pos, value: UInt64 = 0
+            while i < count, i - start < 18, bytes[i] &- 0x30 < 10 {
+                value = value &* 10 &+ UInt64(bytes[i] &- 0x30)
+                i += 1
+            }
+            if i == count || !(Self.isIdentContinue(bytes[i]) || bytes[i] >= 0x80 || bytes[i] == UInt8(ascii: ".")) {
+                pos = i
+                var t = Token(.integer, start, i)
+                t.integer = value
+                return t
+            }
+            return try number()
+        case UInt8(ascii: "0"):
             return try number()
         case UInt8(ascii: "'"), UInt8(ascii: "\""):
             return try string()
@@ -106,6 +130,15 @@ struct Lexer {
                 return Token(.identifier, start, end)
             }
             throw invalidCharacter(at: start)
+        // Brackets and commas, the commonest punctuation, are one byte whatever follows: made
+        // here, as the compiler keeps ``punctuation()`` a call of its own.
+        case UInt8(ascii: "("): pos += 1; return Token(.leftParen, start, pos)
+        case UInt8(ascii: ")"): pos += 1; return Token(.rightParen, start, pos)
+        case UInt8(ascii: "["): pos += 1; return Token(.leftBracket, start, pos)
+        case UInt8(ascii: "]"): pos += 1; return Token(.rightBracket, start, pos)
+        case UInt8(ascii: "{"): pos += 1; return Token(.leftBrace, start, pos)
+        case UInt8(ascii: "}"): pos += 1; return Token(.rightBrace, start, pos)
+        case UInt8(ascii: ","): pos += 1; return Token(.comma, start, pos)
         default:
             return try punctuation()
         }
@@ -113,12 +146,16 @@ struct Lexer {
 
     // MARK: - Words
 
+    /// Letters of either case in one test (setting 0x20 maps `A`–`Z` onto `a`–`z` and no other
+    /// byte into that range): keywords are upper case, keys lower, and the word loop runs per byte.
+    @inline(__always)
     private static func isIdentStart(_ b: UInt8) -> Bool {
-        (b >= 0x61 && b <= 0x7A) || (b >= 0x41 && b <= 0x5A) || b == 0x5F
+        (b | 0x20) &- 0x61 < 26 || b == 0x5F
     }
 
+    @inline(__always)
     private static func isIdentContinue(_ b: UInt8) -> Bool {
-        isIdentStart(b) || (b >= 0x30 && b <= 0x39)
+        (b | 0x20) &- 0x61 < 26 || b &- 0x30 < 10 || b == 0x5F
     }
 
     /// The end of an identifier starting at `from`, accepting Unicode letters (XID) as an
@@ -161,11 +198,13 @@ struct Lexer {
         String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
     }
 
-    private mutating func word() throws(PredicateFormatError) -> Token {
-        let start = pos
-        pos += 1
-        while pos < bytes.count && Self.isIdentContinue(bytes[pos]) { pos += 1 }
-        if pos < bytes.count && bytes[pos] >= 0x80, let end = unicodeIdentifierEnd(from: start) {
+    @inline(__always)
+    private mutating func word() -> Token {
+        let start = pos, count = bytes.count
+        var i = start + 1
+        while i < count && Self.isIdentContinue(bytes[i]) { i += 1 }
+        pos = i
+        if pos < count && bytes[pos] >= 0x80, let end = unicodeIdentifierEnd(from: start) {
             pos = end
         }
         // UTI-CONFORMS-TO and UTI-EQUALS contain hyphens (reference §1.2).
@@ -183,7 +222,10 @@ struct Lexer {
                 return t
             }
         }
-        if let k = Keyword.lookup(bytes, start, pos) {
+        let n = pos - start
+        if n >= 2 && n <= 15,
+           let k = Keyword.lookup(length: n, low: PackedBytes.load(bytes, start, start + min(n, 8)),
+                                  high: n > 8 ? PackedBytes.load(bytes, start + 8, pos) : 0) {
             var t = Token(.keyword, start, pos)
             t.keyword = k
             return t
@@ -295,7 +337,9 @@ struct Lexer {
             pos += k
             while pos < bytes.count, bytes[pos] >= 0x30, bytes[pos] <= 0x39 { pos += 1 }
         }
-        try rejectTrailingLetters(start: start, what: "number")
+        if pos < bytes.count, Self.isIdentContinue(bytes[pos]) || bytes[pos] >= 0x80 {
+            try rejectTrailingLetters(start: start, what: "number")
+        }
         if isFloat || magnitude == nil {
             var t = Token(.float, start, pos)
             t.double = Double(text(start, pos)) ?? .infinity
@@ -531,61 +575,69 @@ struct Lexer {
 
     // MARK: - Punctuation
 
+    /// The operators and the other punctuation but brackets and commas (``next()`` makes
+    /// those). The kind and length are chosen first and the token made once.
     private mutating func punctuation() throws(PredicateFormatError) -> Token {
         let start = pos
         let c = bytes[pos]
         let n = peek(1)
-        func one(_ k: Token.Kind) -> Token { pos += 1; return Token(k, start, pos) }
-        func two(_ k: Token.Kind) -> Token { pos += 2; return Token(k, start, pos) }
+        let kind: Token.Kind
+        var length = 1
         switch c {
-        case UInt8(ascii: "("): return one(.leftParen)
-        case UInt8(ascii: ")"): return one(.rightParen)
-        case UInt8(ascii: "{"): return one(.leftBrace)
-        case UInt8(ascii: "}"): return one(.rightBrace)
-        case UInt8(ascii: "["): return one(.leftBracket)
-        case UInt8(ascii: "]"): return one(.rightBracket)
-        case UInt8(ascii: ","): return one(.comma)
         case UInt8(ascii: "."):
             if n >= 0x30 && n <= 0x39 {
                 throw error(.invalidNumber, "a number cannot start with '.'", start, start + 1,
                             hint: "write a leading zero, as in 0.5")
             }
-            return one(.dot)
-        case UInt8(ascii: ":"): return n == UInt8(ascii: "=") ? two(.assign) : one(.colon)
+            kind = .dot
+        case UInt8(ascii: ":"):
+            if n == UInt8(ascii: "=") { kind = .assign; length = 2 } else { kind = .colon }
         case UInt8(ascii: "="):
-            if n == UInt8(ascii: "=") { return two(.equal) }
-            if n == UInt8(ascii: "<") { return two(.lessEqual) }
-            if n == UInt8(ascii: ">") { return two(.greaterEqual) }
-            return one(.equal)
-        case UInt8(ascii: "!"): return n == UInt8(ascii: "=") ? two(.notEqual) : one(.bang)
+            switch n {
+            case UInt8(ascii: "="): kind = .equal; length = 2
+            case UInt8(ascii: "<"): kind = .lessEqual; length = 2
+            case UInt8(ascii: ">"): kind = .greaterEqual; length = 2
+            default: kind = .equal
+            }
+        case UInt8(ascii: "!"):
+            if n == UInt8(ascii: "=") { kind = .notEqual; length = 2 } else { kind = .bang }
         case UInt8(ascii: "<"):
-            if n == UInt8(ascii: "=") { return two(.lessEqual) }
-            if n == UInt8(ascii: ">") { return two(.notEqual) }
-            if n == UInt8(ascii: "<") { return two(.shiftLeft) }
-            return one(.less)
+            switch n {
+            case UInt8(ascii: "="): kind = .lessEqual; length = 2
+            case UInt8(ascii: ">"): kind = .notEqual; length = 2
+            case UInt8(ascii: "<"): kind = .shiftLeft; length = 2
+            default: kind = .less
+            }
         case UInt8(ascii: ">"):
-            if n == UInt8(ascii: "=") { return two(.greaterEqual) }
-            if n == UInt8(ascii: ">") { return two(.shiftRight) }
-            return one(.greater)
-        case UInt8(ascii: "&"): return n == UInt8(ascii: "&") ? two(.andAnd) : one(.ampersand)
-        case UInt8(ascii: "|"): return n == UInt8(ascii: "|") ? two(.orOr) : one(.pipe)
-        case UInt8(ascii: "+"): return one(.plus)
-        case UInt8(ascii: "-"): return one(.minus)
-        case UInt8(ascii: "*"): return n == UInt8(ascii: "*") ? two(.starStar) : one(.star)
+            switch n {
+            case UInt8(ascii: "="): kind = .greaterEqual; length = 2
+            case UInt8(ascii: ">"): kind = .shiftRight; length = 2
+            default: kind = .greater
+            }
+        case UInt8(ascii: "&"):
+            if n == UInt8(ascii: "&") { kind = .andAnd; length = 2 } else { kind = .ampersand }
+        case UInt8(ascii: "|"):
+            if n == UInt8(ascii: "|") { kind = .orOr; length = 2 } else { kind = .pipe }
+        case UInt8(ascii: "+"): kind = .plus
+        case UInt8(ascii: "-"): kind = .minus
+        case UInt8(ascii: "*"):
+            if n == UInt8(ascii: "*") { kind = .starStar; length = 2 } else { kind = .star }
         case UInt8(ascii: "/"):
             if n == UInt8(ascii: "*") || n == UInt8(ascii: "/") {
                 throw error(.invalidCharacter, "the predicate language has no comments", start, start + 2,
                             hint: "remove the comment")
             }
-            return one(.slash)
-        case UInt8(ascii: "^"): return one(.caret)
-        case UInt8(ascii: "~"): return one(.tilde)
+            kind = .slash
+        case UInt8(ascii: "^"): kind = .caret
+        case UInt8(ascii: "~"): kind = .tilde
         case UInt8(ascii: "?"):
             throw error(.invalidCharacter, "'?' is not a token of the predicate language", start, start + 1,
                         hint: "use %@ for an argument or $name for a variable")
         default:
             throw invalidCharacter(at: start)
         }
+        pos = start + length
+        return Token(kind, start, pos)
     }
 
     // MARK: - Errors

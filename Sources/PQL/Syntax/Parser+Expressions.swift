@@ -352,23 +352,56 @@ extension Parser {
     /// without the five rule calls from `set-expression` down to `primary`, which would come
     /// back with the same node, height and source-map entry. Nil for anything else.
     private mutating func parseLeafAlone() -> Parsed? {
-        let t = current
-        switch t.kind {
-        case .identifier, .integer, .float, .string, .variable: break
-        default: return nil
+        guard Self.isLeaf(current.kind), !Self.extendsLeaf(peek().kind) else { return nil }
+        return takeLeaf()
+    }
+
+    /// ``parseExpression()`` where a comparison's operand stands: a lone leaf (see
+    /// ``parseLeafAlone()``) is read here, inlined into the comparison rules, rather than
+    /// through the call to the expression rule. The same levels are entered, so the same
+    /// nesting errors are found.
+    @inline(__always)
+    mutating func parseOperand() throws(PredicateFormatError) -> Parsed {
+        if Self.isLeaf(current.kind), !Self.extendsLeaf(peek().kind) {
+            try enter()
+            defer { leave() }
+            return takeLeaf()
         }
-        switch peek().kind {
+        return try parseExpression()
+    }
+
+    /// Token kinds that are a whole primary by themselves (``leaf(_:)``).
+    @inline(__always)
+    private static func isLeaf(_ kind: Token.Kind) -> Bool {
+        switch kind {
+        case .identifier, .integer, .float, .string, .variable: return true
+        default: return false
+        }
+    }
+
+    /// Whether a token after a leaf may continue the expression it starts: a `.`, `[`, `(`,
+    /// `:`, `:=`, a binary operator, or a word that may be UNION, INTERSECT or MINUS.
+    @inline(__always)
+    private static func extendsLeaf(_ kind: Token.Kind) -> Bool {
+        switch kind {
         case .dot, .leftBracket, .leftParen, .colon, .assign, .identifier,
              .pipe, .caret, .ampersand, .shiftLeft, .shiftRight, .plus, .minus, .star, .slash, .starStar:
-            return nil
-        default: break
+            return true
+        default: return false
         }
+    }
+
+    /// The current token, a leaf, as a node of height 1, recorded in the source map.
+    @inline(__always)
+    private mutating func takeLeaf() -> Parsed {
+        let t = current
         let mark = positions.mark
         advance()
         let node = leaf(t)
         positions.node(from: t.start, to: previousEnd, since: mark)
         return (node, 1)
     }
+
     /// A string literal whose text holds a specifier (`'%@'`): if arguments go unused, it is
     /// why, and the warning points at it. Most strings hold no `%`, seen in their bytes.
     private mutating func noteQuotedSpecifier(_ t: Token) {

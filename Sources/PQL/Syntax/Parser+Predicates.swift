@@ -17,32 +17,48 @@ extension Parser {
     /// The predicate rule with the height of its tree, for forms that nest predicates.
     mutating func parsePredicateWithHeight() throws(PredicateFormatError) -> (node: PredicateNode, height: Int) {
         // Two statements: a call on self would capture the parser before the argument advances it.
-        let parsed = try parseLogical(level: 0)
+        let parsed = try parseOr()
         return try requirePredicate(parsed)
     }
 
-    /// `or-predicate` and `and-predicate`: one rule per entry of ``PrecedenceTable/logical``.
-    /// Chains written without parentheses are flattened into one node.
-    mutating func parseLogical(level: Int) throws(PredicateFormatError) -> PredicateOrExpression {
+    /// `or-predicate = and-predicate , { ( "OR" | "||" ) , and-predicate }`: OR binds loosest
+    /// (``PrecedenceTable``). Chains written without parentheses are flattened into one node.
+    mutating func parseOr() throws(PredicateFormatError) -> PredicateOrExpression {
         let start = current.start, mark = positions.mark
-        let first = level + 1 < PrecedenceTable.logical.count
-            ? try parseLogical(level: level + 1) : try parseNot()
-        let connective = PrecedenceTable.logical[level]
-        guard PrecedenceTable.connective(current) == connective else { return first }
+        let first = try parseAnd()
+        guard PrecedenceTable.connective(current) == .or else { return first }
+        return try parseChain(.or, first: first, start: start, mark: mark)
+    }
+
+    /// `and-predicate = not-predicate , { ( "AND" | "&&" ) , not-predicate }`.
+    mutating func parseAnd() throws(PredicateFormatError) -> PredicateOrExpression {
+        let start = current.start, mark = positions.mark
+        let first = current.isNotOperator ? try parseNot() : try parsePrimaryPredicate()
+        guard PrecedenceTable.connective(current) == .and else { return first }
+        return try parseChain(.and, first: first, start: start, mark: mark)
+    }
+
+    /// The rest of a chain joined by `connective`, the current token, after its `first` operand,
+    /// which began at `start` and at `mark` in the source map. The array starts with room for
+    /// the two operands every chain has, and an OR of thousands of clauses appends to it.
+    private mutating func parseChain(_ connective: PrecedenceTable.Connective, first: consuming PredicateOrExpression,
+                                     start: Int, mark: Int) throws(PredicateFormatError) -> PredicateOrExpression {
         let connectiveToken = current
-        var operands: [PredicateNode] = []
-        // Most chains are short: one allocation for them, rather than one per doubling.
-        operands.reserveCapacity(4)
-        let head = try requirePredicate(first)
-        operands.append(head.node)
-        var height = head.height
+        // Nodes are moved into the array (`consume`), not copied and the originals destroyed.
+        let (head, headHeight) = try requirePredicate(consume first)
+        advance()
+        let second = connective == .or ? try parseAnd()
+            : current.isNotOperator ? try parseNot() : try parsePrimaryPredicate()
+        let (tail, tailHeight) = try requirePredicate(consume second)
+        var operands = [consume head, consume tail]
+        var height = max(headHeight, tailHeight)
         while PrecedenceTable.connective(current) == connective {
             advance()
-            let next = level + 1 < PrecedenceTable.logical.count
-                ? try parseLogical(level: level + 1) : try parseNot()
-            let operand = try requirePredicate(next)
-            operands.append(operand.node)
-            height = max(height, operand.height)
+            let next = connective == .or ? try parseAnd()
+                : current.isNotOperator ? try parseNot() : try parsePrimaryPredicate()
+            let (operand, operandHeight) = try requirePredicate(consume next)
+            operands.append(consume operand)
+            height = max(height, operandHeight)
         }
         try checkHeight(height + 1, at: connectiveToken)
         positions.node(from: start, to: previousEnd, since: mark)
@@ -51,7 +67,7 @@ extension Parser {
 
     /// `not-predicate = ( "NOT" | "!" ) , not-predicate | primary-predicate`.
     mutating func parseNot() throws(PredicateFormatError) -> PredicateOrExpression {
-        guard current.isKeyword(.not) || current.kind == .bang else { return try parsePrimaryPredicate() }
+        guard current.isNotOperator else { return try parsePrimaryPredicate() }
         let not = current
         try enter()
         defer { leave() }
@@ -82,7 +98,7 @@ extension Parser {
             try enter()
             defer { leave() }
             advance()
-            let inner = try parseLogical(level: 0)
+            let inner = try parseOr()
             try expect(.rightParen, "')'", hint: "every '(' needs a matching ')'")
             positions.widenLast(from: start, to: previousEnd)
             switch inner {
@@ -99,7 +115,7 @@ extension Parser {
                 return try parseComparisonTail(whole, start: start)
             }
         }
-        let lhs = try parseExpression()
+        let lhs = try parseOperand()
         return try parseComparisonTail(lhs, start: start)
     }
 
@@ -128,7 +144,7 @@ extension Parser {
     /// After an expression: a comparison operator makes it a comparison; anything else leaves
     /// it an expression for the caller to judge. `lhs` is the subtree the parser recorded last;
     /// the comparison's range starts at `nodeStart` (a quantifier) or else at `start`.
-    mutating func parseComparisonTail(_ lhs: Parsed, start: Int, quantifier: Quantifier = .direct, nodeStart: Int? = nil)
+    mutating func parseComparisonTail(_ lhs: consuming Parsed, start: Int, quantifier: Quantifier = .direct, nodeStart: Int? = nil)
         throws(PredicateFormatError) -> PredicateOrExpression
     {
         let lhsEnd = previousEnd
@@ -144,7 +160,7 @@ extension Parser {
         advance()
         let options = try parseOptions(for: op, opToken: opToken)
         let rhsStart = current.start
-        let rhs = try parseExpression()
+        let rhs = try parseOperand()
         if op == .between { try checkBetweenBounds(rhs.node, from: rhsStart, to: previousEnd) }
         try checkHeight(max(lhs.height, rhs.height) + 1, at: opToken)
         if let next = PrecedenceTable.comparisonOperator(current) {
@@ -185,9 +201,15 @@ extension Parser {
                     hint: "write x BETWEEN {low, high}")
     }
 
-    /// `options = "[" , option-letter , { option-letter } , "]"`.
+    /// `options = "[" , option-letter , { option-letter } , "]"`. Inlined down to the test for
+    /// `[`, which most comparisons lack.
+    @inline(__always)
     mutating func parseOptions(for op: ComparisonOperator, opToken: Token) throws(PredicateFormatError) -> ComparisonOptions {
         guard current.kind == .leftBracket else { return [] }
+        return try parseOptionLetters(for: op)
+    }
+
+    private mutating func parseOptionLetters(for op: ComparisonOperator) throws(PredicateFormatError) -> ComparisonOptions {
         let open = current
         advance()
         guard current.kind == .identifier || current.kind == .keyword else {
@@ -244,8 +266,7 @@ extension Parser {
 
     /// `x NOT IN y` and friends (decision D6): an error that shows the accepted spelling.
     mutating func rejectNegatedOperator(lhsStart: Int, lhsEnd: Int) throws(PredicateFormatError) {
-        guard current.isKeyword(.not) || current.kind == .bang,
-              let op = PrecedenceTable.comparisonOperator(peek()) else { return }
+        guard current.isNotOperator, let op = PrecedenceTable.comparisonOperator(peek()) else { return }
         let notToken = current
         let lhsText = text(from: lhsStart, to: lhsEnd)
         advance()
@@ -303,16 +324,21 @@ extension Parser {
     ///
     /// Inlined, with the error apart: called for every operand, and as a call it made the
     /// compiler copy the parser.
+    /// The operand is consumed, so that its node is moved out rather than copied (a comparison's
+    /// operands retained) and the original destroyed (released again).
+    /// Mutating, as is ``bareExpression(_:start:end:)``, for the reason given at
+    /// ``checkHeight(_:at:)``: no copy of the parser per operand.
     @inline(__always)
-    func requirePredicate(_ x: PredicateOrExpression) throws(PredicateFormatError) -> (node: PredicateNode, height: Int) {
-        switch x {
+    mutating func requirePredicate(_ x: consuming PredicateOrExpression) throws(PredicateFormatError) -> (node: PredicateNode, height: Int) {
+        switch consume x {
         case .predicate(let p, let h): return (p, h)
         case .expression(let e, let start, let end): throw bareExpression(e, start: start, end: end)
         }
     }
 
     /// The error for a bare expression where a predicate is required.
-    func bareExpression(_ e: Parsed, start: Int, end: Int) -> PredicateFormatError {
+    @inline(never)
+    mutating func bareExpression(_ e: Parsed, start: Int, end: Int) -> PredicateFormatError {
         // A long operand is under the caret already; the message and hint name it shortly.
         let full = text(from: start, to: end)
         let written = full.count <= 40 ? full : String(full.prefix(30)) + "…"

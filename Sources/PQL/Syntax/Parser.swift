@@ -22,7 +22,7 @@ struct Parser {
     static let maxAggregateElements = 1_000_000
 
     /// Tokens come from the lexer one at a time (see ``Lexer/nextToken()``): the parser keeps
-    /// the current token, at most one token of lookahead and the end of the previous one.
+    /// the current token, the next one and the end of the previous one.
     private(set) var lexer: Lexer
     /// The lexer's first error. Reading stops there (the parser sees the end of the input);
     /// the parse then reports this error, whatever it made of the truncated input.
@@ -40,7 +40,11 @@ struct Parser {
     var needsLargeStack = false
     /// The token being looked at.
     private(set) var current: Token
-    private var lookahead: Token?
+    /// The token after it, always read: looking ahead, which every leaf does, is then a field
+    /// read rather than a call that may lex. At the end (or a lexical error) it is the `.eof`
+    /// token of ``current`` again. A lexical error is found a token earlier this way, which
+    /// changes nothing: the parse reports it whenever it was found.
+    private var next: Token
     /// End offset of the token before the current one.
     private(set) var previousEnd = 0
     let source: String
@@ -71,7 +75,9 @@ struct Parser {
         self.stackLimit = stackLimit
         positions = SourceMapRecorder(isOn: recordsPositions)
         current = Token(.eof, 0, 0)
+        next = current
         current = pull()
+        next = current.kind == .eof ? current : pull()
     }
 
     // MARK: - Entry points
@@ -194,43 +200,50 @@ struct Parser {
 
     /// The lexer's next token; after a lexical error, the end of the input (the error is
     /// kept in ``lexicalError`` and reported when the parse ends).
+    ///
+    /// Inlined into ``advance()``, with the failure kept apart.
+    @inline(__always)
     private mutating func pull() -> Token {
         if lexerFailed { return Token(.eof, lexer.pos, lexer.pos) }
         do throws(PredicateFormatError) { return try lexer.nextToken() } catch {
-            lexicalErrors = [error]
-            lexerFailed = true
-            return Token(.eof, error.range.offset, error.range.offset)
+            return lexingFailed(error)
         }
     }
 
-    /// The token after the current one.
-    mutating func peek() -> Token {
-        if let lookahead { return lookahead }
-        let t = current.kind == .eof ? current : pull()
-        lookahead = t
-        return t
+    @inline(never)
+    private mutating func lexingFailed(_ error: PredicateFormatError) -> Token {
+        lexicalErrors = [error]
+        lexerFailed = true
+        return Token(.eof, error.range.offset, error.range.offset)
     }
+
+    /// The token after the current one.
+    @inline(__always)
+    func peek() -> Token { next }
 
     mutating func advance() {
         guard current.kind != .eof else { return }
         previousEnd = current.end
-        if let next = lookahead {
-            current = next
-            lookahead = nil
-        } else {
-            current = pull()
-        }
+        current = next
+        next = current.kind == .eof ? current : pull()
     }
 
     /// The text of a token: a key, a variable's name, a string's value (``Lexer/text(of:)``).
     func text(of t: Token) -> String { lexer.text(of: t) }
 
-    @discardableResult
+    /// Inlined, with the error apart (and mutating, for the reason at ``checkHeight(_:at:)``):
+    /// every `)` and `]` is expected.
+    @discardableResult @inline(__always)
     mutating func expect(_ kind: Token.Kind, _ what: String, hint: String? = nil) throws(PredicateFormatError) -> Token {
-        guard current.kind == kind else { throw unexpected(expected: [what], hint: hint) }
+        guard current.kind == kind else { throw expected(what, hint: hint) }
         let t = current
         advance()
         return t
+    }
+
+    @inline(never)
+    private mutating func expected(_ what: String, hint: String?) -> PredicateFormatError {
+        unexpected(expected: [what], hint: hint)
     }
 
     /// Source text between two byte offsets, for hints that quote the user's own words.
@@ -243,16 +256,23 @@ struct Parser {
 
     // MARK: - Nesting
 
+    /// Inlined, with the errors apart: every operand enters a level.
+    @inline(__always)
     mutating func enter() throws(PredicateFormatError) {
         depth += 1
         if depth > Self.maxRecursionDepth { throw tooDeep(parentheses: true) }
         if let stackLimit {
             var here: UInt8 = 0
             if withUnsafeMutablePointer(to: &here, { UInt(bitPattern: $0) }) < stackLimit {
-                needsLargeStack = true
-                throw tooDeep(parentheses: true)
+                throw stackExhausted()
             }
         }
+    }
+
+    @inline(never)
+    private mutating func stackExhausted() -> PredicateFormatError {
+        needsLargeStack = true
+        return tooDeep(parentheses: true)
     }
 
     mutating func leave() { depth -= 1 }
@@ -261,11 +281,20 @@ struct Parser {
     /// at whatever follows the construct, often the end of the input.
     ///
     /// Inlined: called for every node, and as a call it made the compiler copy the parser.
+    /// Mutating, as is the error's function, though neither changes the parser: a non-mutating
+    /// call made the compiler copy the whole parser (248 bytes) before every test, for the
+    /// error path's sake; a mutating one takes its address.
     @inline(__always)
-    func checkHeight(_ h: Int, at token: Token? = nil) throws(PredicateFormatError) {
-        if h > Self.maxNestingDepth { throw tooDeep(at: token) }
+    mutating func checkHeight(_ h: Int, at token: Token? = nil) throws(PredicateFormatError) {
+        if h > Self.maxNestingDepth { throw tooTall(at: token) }
     }
 
+    @inline(never)
+    private mutating func tooTall(at token: Token?) -> PredicateFormatError {
+        tooDeep(at: token)
+    }
+
+    @inline(never)
     func tooDeep(at token: Token? = nil, parentheses: Bool = false) -> PredicateFormatError {
         error(.nestingTooDeep, parentheses
               ? "the predicate nests parentheses and operators deeper than \(Self.maxRecursionDepth) levels"

@@ -5,13 +5,15 @@
 /// prefix `-` and `~`, then postfix `.key` and `[index]`. Reordering these arrays changes the
 /// grammar; the printer parenthesises every nested operator, so printed text never depends on it.
 enum PrecedenceTable {
+    /// Logical connectives, loosest first: OR, then AND. The parser has a rule for each
+    /// (``Parser/parseOr()``, ``Parser/parseAnd()``), as the grammar does.
     enum Connective: Sendable {
         case or, and
     }
 
-    /// Logical connectives, loosest first.
-    static let logical: [Connective] = [.or, .and]
-
+    /// The connective a token stands for. Inlined, as is ``comparisonOperator(_:)``: asked
+    /// after every operand.
+    @inline(__always)
     static func connective(_ t: Token) -> Connective? {
         switch t.kind {
         case .orOr: return .or
@@ -91,6 +93,7 @@ enum PrecedenceTable {
     }
 
     /// The comparison operator a token stands for.
+    @inline(__always)
     static func comparisonOperator(_ t: Token) -> ComparisonOperator? {
         switch t.kind {
         case .equal: return .equal

@@ -150,17 +150,29 @@ struct SourceMapRecorder {
     var entries: [SourceMap.Entry] = []
 
     /// Where the next subtree will begin.
-    var mark: Int { entries.count }
+    var mark: Int {
+        @inline(__always) get { isOn ? entries.count : 0 }
+    }
 
     /// Where the last completed subtree begins, and its start offset.
     var lastSubtree: (mark: Int, start: Int) {
-        guard let last = entries.last else { return (0, 0) }
-        return (entries.count - Int(last.size), Int(last.start))
+        @inline(__always) get {
+            guard isOn, let last = entries.last else { return (0, 0) }
+            return (entries.count - Int(last.size), Int(last.start))
+        }
     }
 
     /// A node from `start` to `end` whose children are the subtrees recorded since `mark`.
+    ///
+    /// Inlined down to the test of ``isOn``, as are the other recording calls the parser makes
+    /// for every node: a parse without a map pays a branch for them, not a call.
+    @inline(__always)
     mutating func node(from start: Int, to end: Int, since mark: Int) {
-        guard isOn else { return }
+        if isOn { append(from: start, to: end, since: mark) }
+    }
+
+    @inline(never)
+    private mutating func append(from start: Int, to end: Int, since mark: Int) {
         entries.append(.init(start: UInt32(clamping: start), end: UInt32(clamping: max(start, end)),
                              size: UInt32(clamping: entries.count - mark + 1)))
     }
@@ -175,6 +187,7 @@ struct SourceMapRecorder {
 
     /// Makes the last node's range run from `start` to `end`: a parenthesised operand's range
     /// takes in its parentheses, so `(a + b).@count` starts at its `(`.
+    @inline(__always)
     mutating func widenLast(from start: Int, to end: Int) {
         guard isOn, !entries.isEmpty else { return }
         entries[entries.count - 1].start = UInt32(clamping: start)

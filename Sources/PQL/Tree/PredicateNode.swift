@@ -7,7 +7,12 @@
 /// let p = try PredicateNode(format: "age >= %@ AND name BEGINSWITH[c] 'a'", 18)
 /// print(p)   // age >= 18 AND name BEGINSWITH[c] "a"
 /// ```
-public indirect enum PredicateNode: Hashable, Sendable {
+///
+/// Only the negation is boxed (`indirect`). AND and OR hold an array, a reference already. A
+/// comparison is held inline: its operands are references already, so a box around them was
+/// one allocation (and one free) per comparison, the commonest node; the node is 32 bytes
+/// rather than 8, which the arrays of AND and OR hold without allocating more often.
+public enum PredicateNode: Hashable, Sendable {
     /// `TRUEPREDICATE` or `FALSEPREDICATE`.
     case constant(Bool)
     /// `lhs op rhs`, optionally quantified (`ANY`, `ALL`).
@@ -17,7 +22,7 @@ public indirect enum PredicateNode: Hashable, Sendable {
     /// Disjunction; same-kind chains are flattened when parsed. An empty OR is false.
     case or([PredicateNode])
     /// Negation. `NONE p` is parsed as `.not(ANY p)`.
-    case not(PredicateNode)
+    indirect case not(PredicateNode)
 }
 
 /// One comparison: `[quantifier] lhs op[options] rhs`.
@@ -27,8 +32,8 @@ public indirect enum PredicateNode: Hashable, Sendable {
 /// print(PredicateNode.comparison(c))   // ANY kids.age > 5
 /// ```
 public struct ComparisonNode: Hashable, Sendable {
-    // Stored words first, one-byte enums last: 26 bytes instead of 40, so a parsed comparison
-    // fits a 48-byte allocation rather than a 64-byte one (a 16 MiB predicate holds millions).
+    // Stored words first, one-byte enums last: 26 bytes instead of 40, so a predicate node,
+    // which holds a comparison inline, has a stride of 32 bytes rather than 48.
     /// The left side: under a quantifier, the collection whose elements are compared.
     public var lhs: ExpressionNode
     /// The right side, evaluated once per comparison.
