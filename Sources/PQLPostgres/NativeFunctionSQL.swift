@@ -172,12 +172,27 @@ enum NativeFunctionSQL {
 
     private static func mapping(_ f: (String) -> String) -> [(Unicode.Scalar, String)] {
         var out: [(Unicode.Scalar, String)] = []
-        for v in UInt32(0x01)...0x10FFFF {
-            guard let u = Unicode.Scalar(v), u.properties.changesWhenCaseMapped else { continue }
-            let s = String(Character(u))
-            let m = f(s)
+        let candidates = caseMapped
+        var i = 0
+        while i < candidates.count {
+            let u = candidates[i]
+            i += 1
+            let m = f(String(Character(u)))
             if Array(m.unicodeScalars) != [u] { out.append((u, m)) }
         }
         return out
     }
+
+    /// The scalars that change when case-mapped, found once for both mappings (with a plain
+    /// loop: a range's iterator made the pass over 1.1 million scalars slow in debug builds,
+    /// which every `pql` run on PostgreSQL paid; see `FoldFunctionSQL.foldCandidates`).
+    private static let caseMapped: [Unicode.Scalar] = {
+        var out: [Unicode.Scalar] = []
+        var v: UInt32 = 0x01
+        while v <= 0x10FFFF {
+            if let u = Unicode.Scalar(v), u.properties.changesWhenCaseMapped { out.append(u) }
+            v += 1
+        }
+        return out
+    }()
 }
