@@ -295,19 +295,8 @@ enum FoldFunctionSQL {
         return f
     }
 
-    /// The scalars ``mayFold(_:)`` keeps, found once for the three folds. Every store that
-    /// opens a database computes the functions (their text is their version), and in a debug
-    /// build going over the 1.1 million scalars once per fold with a range's iterator took
-    /// three seconds of every `pql` run on PostgreSQL: most of the CPU of its tests.
-    private static let foldCandidates: [Unicode.Scalar] = {
-        var out: [Unicode.Scalar] = []
-        var v: UInt32 = 0x01
-        while v <= 0x10FFFF {
-            if let u = Unicode.Scalar(v), mayFold(u) { out.append(u) }
-            v += 1
-        }
-        return out
-    }()
+    /// The scalars ``mayFold(_:)`` keeps, found once for the three folds (see ``allScalars(where:)``).
+    private static let foldCandidates = allScalars(where: mayFold)
 
     /// False for the scalars no step of the fold changes: no case mapping, no decomposition or
     /// compatibility form (NFKC_Casefold leaves them alone), not a mark, not a stroke letter

@@ -183,16 +183,7 @@ enum NativeFunctionSQL {
         return out
     }
 
-    /// The scalars that change when case-mapped, found once for both mappings (with a plain
-    /// loop: a range's iterator made the pass over 1.1 million scalars slow in debug builds,
-    /// which every `pql` run on PostgreSQL paid; see `FoldFunctionSQL.foldCandidates`).
-    private static let caseMapped: [Unicode.Scalar] = {
-        var out: [Unicode.Scalar] = []
-        var v: UInt32 = 0x01
-        while v <= 0x10FFFF {
-            if let u = Unicode.Scalar(v), u.properties.changesWhenCaseMapped { out.append(u) }
-            v += 1
-        }
-        return out
-    }()
+    /// The scalars that change when case-mapped, found once for both mappings (see
+    /// ``allScalars(where:)``).
+    private static let caseMapped = allScalars { $0.properties.changesWhenCaseMapped }
 }

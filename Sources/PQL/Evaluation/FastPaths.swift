@@ -48,13 +48,8 @@ enum FastPaths {
             // ANY tags == 'x' (literal): a scan without boxing; nil is false (reference §6.2).
             guard c.op == .equal, options.isLiteral, case .string(let s) = constant else { return nil }
             let bytes = LiteralBytes(s)
-            if let field = reader.storedField?(path[0]) {
-                return lentStrings(field, get, bytes)
-            }
-            return PredicateStep { root, _ in
-                guard let elements = get(root) else { return false }
-                return bytes.isElement(of: elements)
-            }
+            if let field = reader.storedField?(path[0]) { return lentStrings(field, get, bytes) }
+            return PredicateStep { root, _ in bytes.isElement(of: get(root)) }
         default:
             return nil
         }
@@ -65,14 +60,9 @@ enum FastPaths {
     private static func lentStrings<Root>(_ field: StoredField, _ get: @escaping @Sendable (Root) -> [String]?,
                                           _ bytes: LiteralBytes) -> PredicateStep<Root> {
         PredicateStep { root, state in
-            guard let p = field.address(in: state) else {
-                guard let elements = get(root) else { return false }
-                return bytes.isElement(of: elements)
-            }
-            if field.isOptional {
-                return p.lendOptionalStrings { v in v.map { bytes.isElement(of: $0) } ?? false }
-            }
-            return p.lendStrings { v in bytes.isElement(of: v) }
+            guard let p = field.address(in: state) else { return bytes.isElement(of: get(root)) }
+            if field.isOptional { return p.lendOptionalStrings { bytes.isElement(of: $0) } }
+            return p.lendStrings { bytes.isElement(of: $0) }
         }
     }
 
@@ -239,6 +229,13 @@ struct LiteralBytes: Sendable {
     @inline(__always)
     func isElement(of strings: [String]) -> Bool {
         strings.withUnsafeBufferPointer { b in isElement(in: b) }
+    }
+
+    /// ``isElement(of:)`` of an optional array: nil has no elements (`ANY` of nil is false).
+    @inline(__always)
+    func isElement(of strings: [String]?) -> Bool {
+        guard let strings else { return false }
+        return isElement(of: strings)
     }
 
     @inline(__always)

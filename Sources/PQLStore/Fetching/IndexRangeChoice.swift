@@ -92,20 +92,22 @@ struct IndexUse {
             for j in scope.joins { j.on.collectColumns(of: alias, into: &all) }
             return Set(all.map { $0.lowercased() }).subtracting([scope.primaryKey.lowercased()])
         }
-        var rows: Int64?? = nil
+        // The table's least and greatest keys: their span bounds its rows. Read once per statement.
+        var tableKeys: ClosedRange<Int64>?? = nil
         var unindexed: [Int: Set<String>] = [:]
         for g in groups.sorted(by: { $0.terms[0] < $1.terms[0] }) {
             let keys = g.columns.map { IndexedColumn(table: scope.table, column: $0) }
             guard keys.allSatisfy({ indexes.searchable[$0] != nil }), sortedBy.map({ !g.columns.contains($0) }) ?? true else { continue }
             if policy == .measured {
                 if let read, keys.allSatisfy({ k in indexes.searchable[k]!.contains { read.isSubset(of: $0) } }) { continue }
-                if rows == nil { rows = .some(try tableRows(scope, dialect)) }
-                guard let n = rows ?? nil, n >= Self.minimumRows else { continue }
+                if tableKeys == nil { tableKeys = .some(try keyRange(scope, dialect)) }
+                guard let span = tableKeys ?? nil else { continue }
+                let n = span.upperBound - span.lowerBound + 1
+                guard n >= Self.minimumRows else { continue }
                 let limit = max(1, n / Self.scanFraction)
                 var found: Int64 = 0
                 // A range that keeps many of a few rows spread over the table: scanned uncounted.
-                if let keys = try keyRange(scope, dialect),
-                   try sampleIsBroad(g.leaves, in: scope, keys: keys, bindings: bindings, dialect: dialect) {
+                if try sampleIsBroad(g.leaves, in: scope, keys: span, bindings: bindings, dialect: dialect) {
                     found = limit
                 }
                 for leaf in g.leaves where found < limit {
@@ -121,11 +123,6 @@ struct IndexUse {
             defer { next += 1 }
             return unindexed[next].map { term.unindexing($0, of: alias) } ?? term
         }
-    }
-
-    /// The span of the table's keys, a bound on its rows; nil for an empty table.
-    private func tableRows(_ scope: SQLScope, _ dialect: any SQLDialect) throws(StoreError) -> Int64? {
-        try keyRange(scope, dialect).map { $0.upperBound - $0.lowerBound + 1 }
     }
 
     /// The table's least and greatest keys, found in two steps of its B-tree; nil for an empty table.
