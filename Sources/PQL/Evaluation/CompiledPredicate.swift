@@ -262,6 +262,7 @@ extension Sequence {
 extension CompiledPredicate {
     /// Which elements of `buffer` match, as a bitmap (bit `i % 64` of word `i / 64`), and how
     /// many.
+    @inlinable   // specialized with `filter`, which calls it
     func matches(_ buffer: UnsafeBufferPointer<Root>, variables: [String: PredicateValue],
                  limits: EvaluationLimits) throws(EvalError) -> (words: [UInt64], count: Int) {
         let n = buffer.count
@@ -300,56 +301,56 @@ extension CompiledPredicate {
         return (words, count)
     }
 
-    /// The matching elements of `buffer`. Each element is tested where it lies (see
-    /// ``ElementBorrow``) and only a match is copied, into a result with room for every element (untouched
-    /// capacity costs no memory until written). A result under half full is moved into an
-    /// array of exactly its size, so at most half the capacity is ever left unused.
+    /// The matching elements of `buffer`, in one pass: each element is tested where it lies
+    /// (see ``ElementBorrow``) and a match is copied into the result at once, while what it
+    /// refers to is still in the cache.
+    ///
+    /// The result's room comes from the first elements' rate of matches. Room for every element
+    /// would cost a page fault per page written once the buffer is large (the C allocator maps
+    /// anything over 32 MiB afresh on every call), and trimming it a second copy; a second pass
+    /// over a bitmap of matches would retain each match's references after they left the cache.
+    /// If the rate was low the result grows by doubling, as `Array.filter`'s does; if it was
+    /// high, the matches are copied into a result of their size at the end.
     @inlinable
     func filter(_ buffer: UnsafeBufferPointer<Root>, variables: [String: PredicateValue],
                 limits: EvaluationLimits) throws(EvalError) -> [Root] {
         let n = buffer.count
         guard n > 0, let base = buffer.baseAddress else { return [] }
         let test = self.test, weight = self.weight
-        var failure: EvalError? = nil
-        var exact: [Root]? = nil
         let borrowing = ElementBorrow<Root>()
         defer { borrowing.release() }
-        let full = [Root](unsafeUninitializedCapacity: n) { out, initialized in
-            let target = out.baseAddress!
-            var count = 0
-            var state = EvaluationState(variables: variables, limits: limits)
-            var i = 0
-            do throws(EvalError) {
-                while i < n {
-                    // 64 elements' steps at once, unless a checkpoint falls among them: then one
-                    // by one, so that a limit stops at the exact element.
-                    let end = Swift.min(i + 64, n)
-                    let counted = state.chargeIfClear(weight &* (end - i))
-                    while i < end {
-                        if !counted { try state.charge(weight) }
-                        if try borrowing.test(base + i, test, &state) {
-                            (target + count).initialize(to: base[i])
-                            count += 1
-                        }
-                        restart(&state, variables)
-                        i += 1
-                    }
+        var result: [Root] = []
+        var state = EvaluationState(variables: variables, limits: limits)
+        let sample = Swift.min(n, 1024)
+        var i = 0
+        do throws(EvalError) {
+            while i < n {
+                // 64 elements' steps at once, unless a checkpoint falls among them: then one
+                // by one, so that a limit stops at the exact element.
+                let end = Swift.min(i + 64, n)
+                let counted = state.chargeIfClear(weight &* (end - i))
+                while i < end {
+                    if !counted { try state.charge(weight) }
+                    if try borrowing.test(base + i, test, &state) { result.append(base[i]) }
+                    restart(&state, variables)
+                    i += 1
                 }
-            } catch {
-                failure = error.on(element: i)
-            }
-            if failure == nil && count <= n / 2 {
-                exact = count == 0 ? [] : [Root](unsafeUninitializedCapacity: count) { small, moved in
-                    small.baseAddress!.moveInitialize(from: target, count: count)
-                    moved = count
+                if i == sample && i < n {
+                    let expected = result.count * (n / sample)
+                    result.reserveCapacity(Swift.min(n, expected + expected / 8 + 16))
                 }
-                initialized = 0
-            } else {
-                initialized = count
             }
+        } catch {
+            throw error.on(element: i)
         }
-        if let failure { throw failure }
-        return exact ?? full
+        // The first elements promised more matches than came (they were bunched at the
+        // front): copied into a result of their size, as doubling would have left them.
+        let count = result.count
+        guard count < result.capacity / 2 else { return result }
+        guard count > 0 else { return [] }   // capacity 0 would write into the shared empty array
+        return [Root](unsafeUninitializedCapacity: count) { out, initialized in
+            initialized = result.withUnsafeBufferPointer { out.initialize(fromContentsOf: $0) }
+        }
     }
 
     /// The positions of the set bits.

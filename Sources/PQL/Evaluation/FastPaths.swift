@@ -96,7 +96,7 @@ enum FastPaths {
             let bytes = LiteralBytes(s)
             return PredicateStep { root, state throws(EvalError) in
                 guard let v = raw(root) else { return false }
-                if type(of: v) == [String].self { return bytes.isElement(of: v as! [String]) }
+                if case .strings(let a) = StoredScalar(v) { return bytes.isElement(of: a) }
                 return try general(root, &state)
             }
         }
@@ -107,9 +107,8 @@ enum FastPaths {
             let whenValue = c.op == .notEqual
             return PredicateStep { root, state throws(EvalError) in
                 guard let v = raw(root) else { return whenNil }
-                let t = type(of: v)
-                if t == String.self || t == Int.self || t == Double.self || t == [String].self { return whenValue }
-                return try general(root, &state)
+                if case .other = StoredScalar(v) { return try general(root, &state) }
+                return whenValue
             }
         }
         let int = IntTest(c.op, constant), double = DoubleTest(c.op, constant)
@@ -119,22 +118,22 @@ enum FastPaths {
             // A string constant (the common case): no optional tests to look at per value.
             return PredicateStep { root, state throws(EvalError) in
                 guard let v = raw(root) else { return whenNil }
-                if type(of: v) == String.self {
-                    do throws(EvalError) { return try string(v as! String) } catch { throw error.located(c.description) }
+                if case .string(let s) = StoredScalar(v) {
+                    do throws(EvalError) { return try string(s) } catch { throw error.located(c.description) }
                 }
                 return try general(root, &state)
             }
         }
         return PredicateStep { root, state throws(EvalError) in
             guard let v = raw(root) else { return whenNil }
-            let t = type(of: v)
-            if t == String.self, let string {
+            switch StoredScalar(v) {
+            case .string(let s) where string != nil:
                 // Only MATCHES throws (a runaway pattern); located as the general path locates it.
-                do throws(EvalError) { return try string(v as! String) } catch { throw error.located(c.description) }
+                do throws(EvalError) { return try string!(s) } catch { throw error.located(c.description) }
+            case .int(let i) where int != nil: return int!(i)
+            case .double(let d) where double != nil: return double!(d)
+            default: return try general(root, &state)
             }
-            if t == Int.self, let int { return int(v as! Int) }
-            if t == Double.self, let double { return double(v as! Double) }
-            return try general(root, &state)
         }
     }
 }

@@ -49,8 +49,7 @@ enum FusedPaths {
             let raw = rawKey(key)
             return PredicateStep { root, state throws(EvalError) in
                 guard let v = raw(root) else { return whenNil }
-                guard type(of: v) == Int.self else { return try general(root, &state) }
-                let n = v as! Int
+                guard case .int(let n) = StoredScalar(v) else { return try general(root, &state) }
                 for t in tests where t(n) != all { return !all }
                 return all
             }
