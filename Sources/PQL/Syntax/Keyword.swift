@@ -56,6 +56,10 @@ enum Keyword: UInt8, CaseIterable, Sendable {
     /// length then compares one or two words against constants, the spellings packed the same
     /// way (the comment on each; ``spelling`` is the reference, and a test checks they agree).
     /// UTI-CONFORMS-TO and UTI-EQUALS hold hyphens and are read by the lexer itself.
+    ///
+    /// Inlined: asked for most words, and a short word's lookup is then a few comparisons
+    /// (its `high` is known to be zero) rather than a call.
+    @inline(__always)
     static func lookup(length n: Int, low: UInt64, high: UInt64) -> Keyword? {
         let low = low & 0xDFDF_DFDF_DFDF_DFDF, high = high & 0xDFDF_DFDF_DFDF_DFDF
         switch n {

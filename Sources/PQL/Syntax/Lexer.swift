@@ -16,6 +16,10 @@ struct Lexer {
     /// The next token (`.eof` at the end, again on every later call). The parser pulls tokens
     /// one at a time, so no array of them is ever held: on a 16 MiB input such an array took
     /// most of the memory a parse needed.
+    ///
+    /// Inlined into the parser's one reader (``Parser/advance()``), with the dispatch and the
+    /// reading of words: a token costs that call and no other.
+    @inline(__always)
     mutating func nextToken() throws(PredicateFormatError) -> Token {
         let hadSpace = skipWhitespace()
         var t = try next()
@@ -115,6 +119,22 @@ struct Lexer {
         case UInt8(ascii: "0"):
             return try number()
         case UInt8(ascii: "'"), UInt8(ascii: "\""):
+            // A string without escapes, the commonest, ends at the first byte equal to its
+            // quote; one with a backslash is read again from its quote by string().
+            let count = bytes.count
+            var i = pos &+ 1
+            while i < count {
+                let b = bytes[i]
+                if b == c {
+                    pos = i &+ 1
+                    var t = Token(.string, start, pos)
+                    t.textStart = start &+ 1
+                    t.textEnd = i
+                    return t
+                }
+                if b == UInt8(ascii: "\\") { break }
+                i &+= 1
+            }
             return try string()
         case UInt8(ascii: "#"):
             return try escapedIdentifier()
@@ -198,8 +218,94 @@ struct Lexer {
         String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
     }
 
+    /// A word: an identifier or a keyword. The commonest word, up to seven ASCII letters,
+    /// digits and `_` with eight bytes of source to read from its start, is found here in one
+    /// step (``PackedBytes/nonIdentifierBytes(_:)``), and its bytes, loaded once, are the
+    /// keyword lookup's key. Longer words, words near the end of the input, and the words of
+    /// ``wordInFull()`` are left to ``longWord()``.
     @inline(__always)
     private mutating func word() -> Token {
+        let start = pos
+        guard start &+ 8 <= bytes.count else { return longWord() }
+        let w = PackedBytes.load8(bytes, at: start)
+        let stop = PackedBytes.nonIdentifierBytes(w)
+        guard stop != 0 else { return longWord() }
+        let n = stop.trailingZeroBitCount &>> 3
+        let bits = UInt64(truncatingIfNeeded: n) &* 8
+        let after = UInt8(truncatingIfNeeded: w &>> bits)
+        // A byte beyond ASCII may continue the word; `UTI-` may start a keyword.
+        if after >= 0x80 || (after == UInt8(ascii: "-") && n == 3) { return wordInFull() }
+        let end = start &+ n
+        pos = end
+        if n >= 2, let k = Keyword.lookup(length: n, low: w & ((1 &<< bits) &- 1), high: 0) {
+            var t = Token(.keyword, start, end)
+            t.keyword = k
+            return t
+        }
+        return Token(.identifier, start, end)
+    }
+
+    /// ``word()`` for words of eight bytes or more, or that end within eight bytes of the end
+    /// of the input: read eight bytes at a time while there are eight to read.
+    @inline(never)
+    private mutating func longWord() -> Token {
+        let start = pos, count = bytes.count
+        // Eight to fifteen bytes, with sixteen to read: the long keywords (BEGINSWITH,
+        // CONTAINS…) and keys, found in two steps, their bytes the lookup's key as loaded.
+        if start &+ 16 <= count {
+            let low = PackedBytes.load8(bytes, at: start)
+            let high = PackedBytes.load8(bytes, at: start &+ 8)
+            let stop = PackedBytes.nonIdentifierBytes(high)
+            if PackedBytes.nonIdentifierBytes(low) == 0 && stop != 0 {
+                let bits = UInt64(truncatingIfNeeded: stop.trailingZeroBitCount & ~7)
+                // A byte beyond ASCII may continue the word (a hyphen matters only after three).
+                if UInt8(truncatingIfNeeded: high &>> bits) < 0x80 {
+                    let n = 8 &+ Int(truncatingIfNeeded: bits &>> 3)
+                    let end = start &+ n
+                    pos = end
+                    if let k = Keyword.lookup(length: n, low: low, high: high & ((1 &<< bits) &- 1)) {
+                        var t = Token(.keyword, start, end)
+                        t.keyword = k
+                        return t
+                    }
+                    return Token(.identifier, start, end)
+                }
+            }
+        }
+        var i = start
+        var stopped = false
+        while i &+ 8 <= count {
+            let stop = PackedBytes.nonIdentifierBytes(PackedBytes.load8(bytes, at: i))
+            if stop != 0 {
+                i &+= stop.trailingZeroBitCount &>> 3
+                stopped = true
+                break
+            }
+            i &+= 8
+        }
+        if !stopped {
+            while i < count && Self.isIdentContinue(bytes[i]) { i &+= 1 }
+        }
+        if i < count {
+            let b = bytes[i]
+            if b >= 0x80 || (b == UInt8(ascii: "-") && i &- start == 3) { return wordInFull() }
+        }
+        pos = i
+        let n = i &- start
+        if n >= 2 && n <= 15,
+           let k = Keyword.lookup(length: n, low: PackedBytes.load(bytes, start, start &+ min(n, 8)),
+                                  high: n > 8 ? PackedBytes.load(bytes, start &+ 8, i) : 0) {
+            var t = Token(.keyword, start, i)
+            t.keyword = k
+            return t
+        }
+        return Token(.identifier, start, i)
+    }
+
+    /// ``word()`` for the words it leaves: Unicode letters after ASCII ones, and the keywords
+    /// with hyphens.
+    @inline(never)
+    private mutating func wordInFull() -> Token {
         let start = pos, count = bytes.count
         var i = start + 1
         while i < count && Self.isIdentContinue(bytes[i]) { i += 1 }

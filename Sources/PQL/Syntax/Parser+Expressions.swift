@@ -326,9 +326,18 @@ extension Parser {
 
     /// The node of a leaf token (a number, string, variable, key or collection operator) the
     /// parser has just passed: the node made before for the same spelling, or a new one.
+    /// Inlined: every operand of a comparison is one, most often.
+    @inline(__always)
     private mutating func leaf(_ t: Token) -> ExpressionNode {
         if t.kind == .string { noteQuotedSpecifier(t) }
         if let known = leaves.node(for: t, in: lexer.bytes) { return known }
+        return newLeaf(t)
+    }
+
+    /// The node of a leaf not made before (or no longer kept), kept for the next time. Apart
+    /// from ``leaf(_:)``, whose commonest answer, a node made before, then costs a small call.
+    @inline(never)
+    private mutating func newLeaf(_ t: Token) -> ExpressionNode {
         let node: ExpressionNode
         switch t.kind {
         case .integer:
@@ -404,12 +413,20 @@ extension Parser {
 
     /// A string literal whose text holds a specifier (`'%@'`): if arguments go unused, it is
     /// why, and the warning points at it. Most strings hold no `%`, seen in their bytes.
+    ///
+    /// Inlined down to that test; the rest is ``noteSpecifierIfQuoted(_:)``.
+    @inline(__always)
     private mutating func noteQuotedSpecifier(_ t: Token) {
         if !t.hasEscapes {
             var percent = false
             for i in t.textStart..<t.textEnd where lexer.bytes[i] == UInt8(ascii: "%") { percent = true; break }
             guard percent else { return }
         }
+        noteSpecifierIfQuoted(t)
+    }
+
+    @inline(never)
+    private mutating func noteSpecifierIfQuoted(_ t: Token) {
         let value = text(of: t)
         if value.utf8.contains(UInt8(ascii: "%")), let spec = ArgumentList.quotedSpecifier(in: value) {
             quotedSpecifiers.append((t.start, t.end, spec))

@@ -164,23 +164,31 @@ extension Parser {
         if op == .between { try checkBetweenBounds(rhs.node, from: rhsStart, to: previousEnd) }
         try checkHeight(max(lhs.height, rhs.height) + 1, at: opToken)
         if let next = PrecedenceTable.comparisonOperator(current) {
-            let middle = text(from: rhsStart, to: previousEnd)
-            let first = text(from: start, to: lhsEnd)
-            // Read the third operand on a copy, only to quote it in the hint.
-            var probe = self
-            probe.advance()
-            let thirdStart = probe.current.start
-            let third = (try? probe.parseExpression()) != nil ? probe.text(from: thirdStart, to: probe.previousEnd) : "…"
-            if probe.needsLargeStack { needsLargeStack = true }
-            let ascending: Set<ComparisonOperator> = [.lessThan, .lessThanOrEqual]
-            let hint = ascending.contains(op) && ascending.contains(next)
-                ? "write \(middle) BETWEEN {\(first), \(third)}, or join two comparisons with AND"
-                : "join two comparisons with AND: \(first) \(op.symbol) \(middle) AND \(middle) \(next.symbol) \(third)"
-            throw error(.chainedComparison, "comparisons cannot be chained", hint: hint)
+            throw chainedComparison(op, next, start: start, lhsEnd: lhsEnd, rhsStart: rhsStart)
         }
         positions.node(from: nodeStart ?? start, to: previousEnd, since: lhsMark)
         return .predicate(.comparison(ComparisonNode(lhs.node, op, rhs.node, quantifier: quantifier, options: options)),
                           height: max(lhs.height, rhs.height) + 1)
+    }
+
+    /// The error for `a < b < c`, with a hint that quotes the operands. Apart from
+    /// ``parseComparisonTail(_:start:quantifier:nodeStart:)``, whose frame it made larger.
+    @inline(never)
+    private mutating func chainedComparison(_ op: ComparisonOperator, _ next: ComparisonOperator, start: Int, lhsEnd: Int,
+                                            rhsStart: Int) -> PredicateFormatError {
+        let middle = text(from: rhsStart, to: previousEnd)
+        let first = text(from: start, to: lhsEnd)
+        // Read the third operand on a copy, only to quote it in the hint.
+        var probe = self
+        probe.advance()
+        let thirdStart = probe.current.start
+        let third = (try? probe.parseExpression()) != nil ? probe.text(from: thirdStart, to: probe.previousEnd) : "…"
+        if probe.needsLargeStack { needsLargeStack = true }
+        let ascending: Set<ComparisonOperator> = [.lessThan, .lessThanOrEqual]
+        let hint = ascending.contains(op) && ascending.contains(next)
+            ? "write \(middle) BETWEEN {\(first), \(third)}, or join two comparisons with AND"
+            : "join two comparisons with AND: \(first) \(op.symbol) \(middle) AND \(middle) \(next.symbol) \(third)"
+        return error(.chainedComparison, "comparisons cannot be chained", hint: hint)
     }
 
     /// `bounds`: a literal right side of BETWEEN (a `%@` argument included) must be a pair,

@@ -128,5 +128,5 @@ struct Token: Sendable {
     func isKeyword(_ k: Keyword) -> Bool { kind == .keyword && keyword == k }
 
     /// `NOT` or `!`.
-    var isNotOperator: Bool { kind == .bang || (kind == .keyword && keyword == .not) }
+    @inline(__always) var isNotOperator: Bool { kind == .bang || (kind == .keyword && keyword == .not) }
 }
