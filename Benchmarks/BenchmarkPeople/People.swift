@@ -34,8 +34,8 @@ package struct Person: Sendable {
 
 extension Person: PredicateReadable {
     package static let predicateKeys: PredicateKeys<Person> = [
-        "age": .int { $0.age }, "name": .string { $0.name }, "score": .double { $0.score },
-        "city": .string { $0.city }, "tags": .strings(\.tags), "email": .string { $0.email },
+        "age": .int { $0.age }, "name": .string(\.name), "score": .double { $0.score },
+        "city": .string(\.city), "tags": .strings(\.tags), "email": .string(\.email),
         "id": .int { $0.id },
     ]
 }

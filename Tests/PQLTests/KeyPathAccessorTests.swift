@@ -2,21 +2,25 @@ import Foundation
 import Testing
 @testable import PQL
 
-/// `.strings(\.tags)`: an array accessor named by key path gives what the closure form gives,
-/// on every path (searched where it lies in a filtered array, read through the key path for a
-/// single value, for classes and computed properties), and leaves the arrays' references as
-/// it found them.
-@Suite("Evaluation: array accessors by key path")
+/// `.strings(\.tags)` and `.string(\.city)`: an array or string accessor named by key path
+/// gives what the closure form gives, on every path (read where it lies in a filtered array,
+/// through the key path for a single value, for classes and computed properties), and leaves
+/// the arrays' and strings' references as it found them.
+@Suite("Evaluation: string and array accessors by key path")
 struct KeyPathAccessorTests {
     struct Post: PredicateReadable {
         var id: Int
         var tags: [String]
         var labels: [String]?
         var title: String
+        var city: String
+        var email: String?
         var upperTags: [String] { tags.map { $0.uppercased() } }
+        var upperCity: String { city.uppercased() }
         static let predicateKeys: PredicateKeys<Post> = [
             "id": .int { $0.id }, "tags": .strings(\.tags), "labels": .strings(\.labels),
             "title": .string { $0.title }, "upper": .strings(\.upperTags),
+            "city": .string(\.city), "email": .string(\.email), "upperCity": .string(\.upperCity),
         ]
     }
 
@@ -26,20 +30,27 @@ struct KeyPathAccessorTests {
         static let predicateKeys: PredicateKeys<ClosurePost> = [
             "id": .int { $0.post.id }, "tags": .strings { $0.post.tags }, "labels": .strings { $0.post.labels },
             "title": .string { $0.post.title }, "upper": .strings { $0.post.upperTags },
+            "city": .string { $0.post.city }, "email": .string { $0.post.email }, "upperCity": .string { $0.post.upperCity },
         ]
     }
 
     final class PostObject: PredicateReadable, Sendable {
         let tags: [String]
         let labels: [String]?
-        init(_ p: Post) { tags = p.tags; labels = p.labels }
-        static let predicateKeys: PredicateKeys<PostObject> = ["tags": .strings(\.tags), "labels": .strings(\.labels)]
+        let city: String
+        let email: String?
+        init(_ p: Post) { tags = p.tags; labels = p.labels; city = p.city; email = p.email }
+        static let predicateKeys: PredicateKeys<PostObject> = [
+            "tags": .strings(\.tags), "labels": .strings(\.labels), "city": .string(\.city), "email": .string(\.email),
+        ]
     }
 
     static let posts: [Post] = (0..<300).map { n in
         let tags = n % 11 == 0 ? [] : (0..<(n % 4 + 1)).map { k in ["vip", "new", "café", "cafe\u{301}", "VIP", "a long tag that lives on the heap \(n)"][(n + k) % 6] }
         let labels: [String]? = n % 3 == 0 ? nil : (n % 5 == 0 ? [] : (n % 2 == 0 ? ["vip", "label \(n)"] : ["label \(n)"]))
-        return Post(id: n, tags: tags, labels: labels, title: "post \(n)")
+        let city = ["Paris", "Lima", "café", "cafe\u{301}", "", "a long city name that lives on the heap \(n % 7)"][n % 6]
+        let email: String? = n % 4 == 0 ? nil : (n % 4 == 1 ? "p\(n)@x.io" : "post number \(n) at a long address @example.com")
+        return Post(id: n, tags: tags, labels: labels, title: "post \(n)", city: city, email: email)
     }
 
     static let predicates = [
@@ -48,6 +59,12 @@ struct KeyPathAccessorTests {
         "ANY tags ==[c] 'vip'", "ANY tags == 'VIP' OR ANY labels == 'vip'", "tags CONTAINS 'new'",
         "labels == nil", "labels != nil", "tags.@count > 2", "ANY upper == 'VIP'", "ALL tags == 'vip'",
         "NONE tags == 'vip'", "ANY tags BEGINSWITH 'ca'", "SUBQUERY(tags, $t, $t == 'vip').@count == 1",
+        "city == 'Paris'", "city != 'Paris'", "NOT (city == 'Paris')", "city == 'café'", "city == ''",
+        "city IN {'Lima', 'a long city name that lives on the heap 3'}", "city ==[c] 'PARIS'", "city BEGINSWITH 'ca'",
+        "city == nil", "city != nil", "email == nil", "email != nil", "NOT (email == nil)", "email == 'p5@x.io'",
+        "email != 'p5@x.io'", "email IN {'p9@x.io', 'post number 6 at a long address @example.com'}",
+        "email ENDSWITH 'example.com'", "email MATCHES 'p[0-9]+@x.io'", "upperCity == 'PARIS'",
+        "(id < 20 OR id > 60) AND NOT (city == 'Paris') AND email != nil",
     ]
 
     @Test("filters, single evaluations and classes give the closure form's answers", arguments: predicates)
@@ -68,6 +85,30 @@ struct KeyPathAccessorTests {
             let objects = Self.posts.map(PostObject.init)
             let byObject = try node.compiled(for: PostObject.self)
             #expect(try objects.indices(matching: byObject) == want, "\(format)")
+        }
+    }
+
+    @Test("the strings read in place keep their references: none leaked, none released")
+    func stringReferencesAreKept() throws {
+        var posts = Self.posts.filter { $0.email != nil }
+        for i in posts.indices {
+            posts[i].email!.reserveCapacity(120)
+            posts[i].city = "a long city name of post \(posts[i].id) that lives on the heap"
+            posts[i].city.reserveCapacity(120)
+        }
+        func storage(_ s: String) -> UnsafePointer<UInt8>? { s.utf8.withContiguousStorageIfAvailable { $0.baseAddress } ?? nil }
+        let before = posts.map { (storage($0.email!), storage($0.city)) }
+        for format in ["email != nil", "email == 'p5@x.io'", "email IN {'p9@x.io', 'q'}", "city == 'Paris'", "city != nil"] {
+            let p = try PredicateNode(format: format).compiled(for: Post.self)
+            for _ in 0..<3 { _ = try posts.filter(p); _ = try posts.indices(matching: p) }
+        }
+        // As for arrays below: a unique string with room grows in place.
+        for i in posts.indices {
+            posts[i].email!.append("!")
+            posts[i].city.append("!")
+            #expect(storage(posts[i].email!) == before[i].0, "post \(posts[i].id)")
+            #expect(storage(posts[i].city) == before[i].1, "post \(posts[i].id)")
+            #expect(posts[i].email!.hasSuffix("!") && posts[i].city.hasSuffix("!"))
         }
     }
 

@@ -23,6 +23,9 @@ enum FastPaths {
         }
         let accessor = try reader.key(path[0])
         if constant.isNull, c.quantifier == .direct, c.op == .equal || c.op == .notEqual {
+            if case .string(let get) = accessor, let field = reader.storedField?(path[0]) {
+                return lentNilTest(field, get, isNil: c.op == .equal)
+            }
             return nilTest(accessor, isNil: c.op == .equal)
         }
         switch (accessor, c.quantifier) {
@@ -40,6 +43,9 @@ enum FastPaths {
             }
         case (.string(let get), .direct):
             guard let test = try StringTest(c.op, constant, options), let whenNil = nilResult(c.op, constant, options) else { return nil }
+            if let literal = test.literal, let field = reader.storedField?(path[0]) {
+                return lentString(field, get, literal, whenNil)
+            }
             return PredicateStep { root, _ throws(EvalError) in
                 guard let v = get(root) else { return whenNil }
                 do throws(EvalError) { return try test(v) } catch { throw error.located(c.description) }
@@ -63,6 +69,37 @@ enum FastPaths {
             guard let p = field.address(in: state) else { return bytes.isElement(of: get(root)) }
             if field.isOptional { return p.lendOptionalStrings { bytes.isElement(of: $0) } }
             return p.lendStrings { bytes.isElement(of: $0) }
+        }
+    }
+
+    /// A literal test (``LiteralStringTest``) of a string property read where it lies in the
+    /// element under test (``StoredField``), or through the accessor's closure when no element
+    /// is lent.
+    private static func lentString<Root>(_ field: StoredField, _ get: @escaping @Sendable (Root) -> String?,
+                                         _ test: LiteralStringTest, _ whenNil: Bool) -> PredicateStep<Root> {
+        PredicateStep { root, state in
+            guard let p = field.address(in: state) else {
+                guard let v = get(root) else { return whenNil }
+                return test(v)
+            }
+            if field.isOptional {
+                return p.lendOptionalString { v in
+                    guard let v else { return whenNil }
+                    return test(v)
+                }
+            }
+            return p.lendString { test($0) }
+        }
+    }
+
+    /// `x == nil` (`isNil`) or `x != nil` on a string property read where it lies: a `String`
+    /// property is never nil, and a `String?` is looked at without a copy.
+    private static func lentNilTest<Root>(_ field: StoredField, _ get: @escaping @Sendable (Root) -> String?,
+                                          isNil: Bool) -> PredicateStep<Root> {
+        PredicateStep { root, state in
+            guard let p = field.address(in: state) else { return (get(root) == nil) == isNil }
+            guard field.isOptional else { return !isNil }
+            return p.lendOptionalString { $0 == nil } == isNil
         }
     }
 
@@ -266,6 +303,28 @@ struct LiteralBytes: Sendable {
     }
 }
 
+/// The tests of ``StringTest`` that compare bytes and never throw: `==`, `!=` and `IN` a few
+/// strings, without options. Only these are lent a string in place (``StoredField``).
+struct LiteralStringTest: Sendable {
+    enum Kind: Sendable {
+        case equal(LiteralBytes)
+        case notEqual(LiteralBytes)
+        case fewMembers([LiteralBytes])
+    }
+    let kind: Kind
+
+    @inline(__always)
+    func callAsFunction(_ v: String) -> Bool {
+        switch kind {
+        case .equal(let b): return b.equal(v)
+        case .notEqual(let b): return !b.equal(v)
+        case .fewMembers(let members):
+            for m in members where m.equal(v) { return true }
+            return false
+        }
+    }
+}
+
 /// A `String` against a string constant (or a constant collection for IN), with the options.
 struct StringTest: @unchecked Sendable {
     // @unchecked: LikePattern and RegexPattern are immutable after init.
@@ -310,6 +369,16 @@ struct StringTest: @unchecked Sendable {
             kind = .regex(try RegexPattern(s, options: options))
         default:
             return nil
+        }
+    }
+
+    /// The same test as a ``LiteralStringTest``, when it is one.
+    var literal: LiteralStringTest? {
+        switch kind {
+        case .equal(let b): return LiteralStringTest(kind: .equal(b))
+        case .notEqual(let b): return LiteralStringTest(kind: .notEqual(b))
+        case .fewMembers(let m): return LiteralStringTest(kind: .fewMembers(m))
+        default: return nil
         }
     }
 

@@ -60,6 +60,24 @@ public struct Accessor<Root>: Sendable {
     public static func double(_ f: @escaping @Sendable (Root) -> Double?) -> Self { .init(key: .double(f)) }
     /// A string key (`String?`), compared without building a ``PredicateValue``.
     public static func string(_ f: @escaping @Sendable (Root) -> String?) -> Self { .init(key: .string(f)) }
+    /// A string property named by its key path. When it is a stored property of a struct, `==`,
+    /// `!=`, `IN` a few strings and nil tests read it where it lies in the array being filtered,
+    /// without retaining it; otherwise, and for every other test, it is read through the key path.
+    ///
+    /// ```swift
+    /// static let predicateKeys: PredicateKeys<Person> = ["city": .string(\.city)]
+    /// ```
+    public static func string(_ path: any KeyPath<Root, String> & Sendable) -> Self {
+        .init(key: .string { $0[keyPath: path] }, field: StoredField(path, isOptional: false))
+    }
+    /// An optional string property named by its key path (nil reads as nil).
+    ///
+    /// ```swift
+    /// static let predicateKeys: PredicateKeys<Person> = ["email": .string(\.email)]
+    /// ```
+    public static func string(_ path: any KeyPath<Root, String?> & Sendable) -> Self {
+        .init(key: .string { $0[keyPath: path] }, field: StoredField(path, isOptional: true))
+    }
     /// An array of strings (`[String]?`), for `ANY tags == "x"` and `tags CONTAINS "x"`.
     public static func strings(_ f: @escaping @Sendable (Root) -> [String]?) -> Self { .init(key: .strings(f)) }
     /// An array-of-strings property named by its key path: `ANY tags == "x"` searches it where it

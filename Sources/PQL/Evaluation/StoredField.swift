@@ -1,6 +1,7 @@
-/// Where a stored property lies inside its root value, for array accessors declared with a key
-/// path (`.strings(\.tags)`): `ANY tags == 'x'` searches such a property where it lies instead
-/// of calling a closure that returns a copy.
+/// Where a stored property lies inside its root value, for string and array accessors declared
+/// with a key path (`.string(\.email)`, `.strings(\.tags)`): `ANY tags == 'x'`, `email != nil`
+/// and `city == 'Paris'` read such a property where it lies instead of calling a closure that
+/// returns a copy.
 ///
 /// A closure accessor such as `{ $0.tags }` returns its array retained, and the test releases
 /// it: two atomic operations per element, which cost `ANY tags == 'vip'` (P7 of the
@@ -9,12 +10,12 @@
 /// are moved out (a read: the root is not written and nothing is retained) and parked in a
 /// slot that is never deinitialized, so the root keeps owning the value.
 ///
-/// Only bitwise-takable values (arrays of strings, and their optionals) are lent this way, and only
+/// Only bitwise-takable values (strings, arrays of strings, and their optionals) are lent this way, and only
 /// from roots whose layout puts the property at a fixed offset: a struct's stored property
 /// (`MemoryLayout.offset(of:)` is nil for classes, computed properties and resilient types).
 struct StoredField: Sendable {
     let offset: Int
-    /// Whether the property is an optional (`[String]?`) rather than the array itself.
+    /// Whether the property is an optional (`String?`, `[String]?`) rather than the value itself.
     let isOptional: Bool
 
     /// The field of `path` in `Root`, when it has a fixed offset and its value can be lent.
@@ -57,6 +58,30 @@ extension UnsafeRawPointer {
     func lendOptionalStrings(_ body: ([String]?) -> Bool) -> Bool {
         withUnsafeTemporaryAllocation(of: [String]?.self, capacity: 1) { slot -> Bool in
             let lent = UnsafeMutablePointer(mutating: assumingMemoryBound(to: [String]?.self)).move()
+            let answer = body(lent)
+            slot.baseAddress!.initialize(to: consume lent)
+            return answer
+        }
+    }
+
+    /// The `String` here, lent to `body` as ``lendStrings(_:)`` lends an array: a string with
+    /// heap storage is not retained. Only literal tests are lent one (equality, `!=`, `IN` a few
+    /// strings): they do not throw (see ``lendStrings(_:)``).
+    @inline(__always)
+    func lendString(_ body: (String) -> Bool) -> Bool {
+        withUnsafeTemporaryAllocation(of: String.self, capacity: 1) { slot -> Bool in
+            let lent = UnsafeMutablePointer(mutating: assumingMemoryBound(to: String.self)).move()
+            let answer = body(lent)
+            slot.baseAddress!.initialize(to: consume lent)
+            return answer
+        }
+    }
+
+    /// The `String?` here, lent as ``lendString(_:)`` lends a `String`.
+    @inline(__always)
+    func lendOptionalString(_ body: (String?) -> Bool) -> Bool {
+        withUnsafeTemporaryAllocation(of: String?.self, capacity: 1) { slot -> Bool in
+            let lent = UnsafeMutablePointer(mutating: assumingMemoryBound(to: String?.self)).move()
             let answer = body(lent)
             slot.baseAddress!.initialize(to: consume lent)
             return answer
