@@ -9,7 +9,7 @@ import Foundation
 ///     var name: String; var age: Int; var email: String?; var tags: [String]
 ///     static let predicateKeys: PredicateKeys<Person> = [
 ///         "name": .string { $0.name }, "age": .int { $0.age },
-///         "email": .string { $0.email }, "tags": .strings(\.tags),
+///         "email": .string(\.email), "tags": .strings(\.tags),
 ///     ]
 /// }
 /// let adults = try people.filter(PredicateNode(format: "age >= 18 AND ANY tags == 'vip'"))

@@ -7,7 +7,7 @@ struct Person: PredicateReadable {
 
     // The keys a predicate may read; a predicate naming another key fails when compiled.
     static let predicateKeys: PredicateKeys<Person> = [
-        "name": .string { $0.name },
+        "name": .string(\.name),   // a key path: ==, != and IN read the string where it lies
         "age": .int { $0.age },
         "tags": .strings(\.tags),   // a key path: ANY tags == … searches the array where it lies
     ]

@@ -12,7 +12,7 @@ let adults = try people.collectionElements!.filter(p)   // [{"name": "Ángel", "
 struct Person: PredicateReadable {
     var name: String; var age: Int; var tags: [String]
     static let predicateKeys: PredicateKeys<Person> = [
-        "name": .string { $0.name }, "age": .int { $0.age }, "tags": .strings(\.tags),
+        "name": .string(\.name), "age": .int { $0.age }, "tags": .strings(\.tags),
     ]
 }
 let vip = try PredicateNode(format: "ANY tags == 'vip'").compiled(for: Person.self)  // reusable, Sendable
