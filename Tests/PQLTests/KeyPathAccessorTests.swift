@@ -88,6 +88,18 @@ struct KeyPathAccessorTests {
         }
     }
 
+    @Test("sorting by a key-path string or array gives the closure form's order")
+    func sortingAgrees() throws {
+        let wrapped = Self.posts.map(ClosurePost.init)
+        for rules in [[SortRule("city"), SortRule("id", ascending: false)],
+                      [SortRule("email", comparison: .caseInsensitive), SortRule("id")],
+                      [SortRule("tags.@count"), SortRule("id")]] {
+            let query = PredicateQuery(try PredicateNode(format: "id > 7"), sort: rules, offset: 3, limit: 200)
+            let want = try query.run(on: wrapped).map(\.post.id)
+            #expect(try query.run(on: Self.posts).map(\.id) == want, "\(rules)")
+        }
+    }
+
     @Test("the strings read in place keep their references: none leaked, none released")
     func stringReferencesAreKept() throws {
         var posts = Self.posts.filter { $0.email != nil }

@@ -43,8 +43,13 @@ enum FastPaths {
             }
         case (.string(let get), .direct):
             guard let test = try StringTest(c.op, constant, options), let whenNil = nilResult(c.op, constant, options) else { return nil }
-            if let literal = test.literal, let field = reader.storedField?(path[0]) {
-                return lentString(field, get, literal, whenNil)
+            if let field = reader.storedField?(path[0]) {
+                if let literal = test.literal { return lentString(field, get, literal, whenNil) }
+                // Other tests get a copy, loaded from where the element lies when it is lent.
+                return PredicateStep { root, state throws(EvalError) in
+                    guard let v = field.address(in: state).map({ field.loadString(at: $0) }) ?? get(root) else { return whenNil }
+                    do throws(EvalError) { return try test(v) } catch { throw error.located(c.description) }
+                }
             }
             return PredicateStep { root, _ throws(EvalError) in
                 guard let v = get(root) else { return whenNil }

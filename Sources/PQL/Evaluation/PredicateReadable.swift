@@ -62,13 +62,17 @@ public struct Accessor<Root>: Sendable {
     public static func string(_ f: @escaping @Sendable (Root) -> String?) -> Self { .init(key: .string(f)) }
     /// A string property named by its key path. When it is a stored property of a struct, `==`,
     /// `!=`, `IN` a few strings and nil tests read it where it lies in the array being filtered,
-    /// without retaining it; otherwise, and for every other test, it is read through the key path.
+    /// without retaining it, and other reads copy it from its offset, as a closure would. A
+    /// class's property or a computed one is read through the key path, which is slower.
     ///
     /// ```swift
     /// static let predicateKeys: PredicateKeys<Person> = ["city": .string(\.city)]
     /// ```
     public static func string(_ path: any KeyPath<Root, String> & Sendable) -> Self {
-        .init(key: .string { $0[keyPath: path] }, field: StoredField(path, isOptional: false))
+        let field = StoredField(path, isOptional: false)
+        let get: @Sendable (Root) -> String?
+        if let field { get = { field.read(String.self, in: $0) } } else { get = { $0[keyPath: path] } }
+        return .init(key: .string(get), field: field)
     }
     /// An optional string property named by its key path (nil reads as nil).
     ///
@@ -76,20 +80,26 @@ public struct Accessor<Root>: Sendable {
     /// static let predicateKeys: PredicateKeys<Person> = ["email": .string(\.email)]
     /// ```
     public static func string(_ path: any KeyPath<Root, String?> & Sendable) -> Self {
-        .init(key: .string { $0[keyPath: path] }, field: StoredField(path, isOptional: true))
+        let field = StoredField(path, isOptional: true)
+        let get: @Sendable (Root) -> String?
+        if let field { get = { field.read(String?.self, in: $0) } } else { get = { $0[keyPath: path] } }
+        return .init(key: .string(get), field: field)
     }
     /// An array of strings (`[String]?`), for `ANY tags == "x"` and `tags CONTAINS "x"`.
     public static func strings(_ f: @escaping @Sendable (Root) -> [String]?) -> Self { .init(key: .strings(f)) }
     /// An array-of-strings property named by its key path: `ANY tags == "x"` searches it where it
     /// lies in the array being filtered, without retaining it, when it is a stored property of a
-    /// struct. Otherwise (a class, a computed property, a value tested on its own) it is read
-    /// through the key path.
+    /// struct, and other reads copy it from its offset. A class's property or a computed one is
+    /// read through the key path, which is slower.
     ///
     /// ```swift
     /// static let predicateKeys: PredicateKeys<Person> = ["tags": .strings(\.tags)]
     /// ```
     public static func strings(_ path: any KeyPath<Root, [String]> & Sendable) -> Self {
-        .init(key: .strings { $0[keyPath: path] }, field: StoredField(path, isOptional: false))
+        let field = StoredField(path, isOptional: false)
+        let get: @Sendable (Root) -> [String]?
+        if let field { get = { field.read([String].self, in: $0) } } else { get = { $0[keyPath: path] } }
+        return .init(key: .strings(get), field: field)
     }
     /// An optional array-of-strings property named by its key path (nil reads as nil).
     ///
@@ -97,7 +107,10 @@ public struct Accessor<Root>: Sendable {
     /// static let predicateKeys: PredicateKeys<Post> = ["labels": .strings(\.labels)]
     /// ```
     public static func strings(_ path: any KeyPath<Root, [String]?> & Sendable) -> Self {
-        .init(key: .strings { $0[keyPath: path] }, field: StoredField(path, isOptional: true))
+        let field = StoredField(path, isOptional: true)
+        let get: @Sendable (Root) -> [String]?
+        if let field { get = { field.read([String]?.self, in: $0) } } else { get = { $0[keyPath: path] } }
+        return .init(key: .strings(get), field: field)
     }
     /// A Boolean key (`Bool?`): the number 1 or 0 to predicates.
     public static func bool(_ f: @escaping @Sendable (Root) -> Bool?) -> Self { .init(key: .value { f($0).map { .bool($0) } ?? .null }) }
