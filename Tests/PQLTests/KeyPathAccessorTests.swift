@@ -100,6 +100,29 @@ struct KeyPathAccessorTests {
         }
     }
 
+    /// Lending reads the shared array's bits and writes only to each call's own slots: many
+    /// tasks filtering one array at once get the same rows (and the thread sanitizer, under
+    /// `scripts/sanitize thread`, sees no race).
+    @Test("tasks filtering one array at once through key-path fields get the same rows")
+    func concurrentFilters() async throws {
+        let posts = Self.posts
+        let formats = ["ANY tags == 'vip'", "email != nil AND city != 'Paris'", "city IN {'Lima', 'café'}",
+                       "email ENDSWITH 'example.com'", "ANY labels == 'vip' OR email == nil"]
+        let compiled = try formats.map { try PredicateNode(format: $0).compiled(for: Post.self) }
+        let expected = try compiled.map { try posts.filter($0).map(\.id) }
+        let results = await withTaskGroup(of: (Int, [Int]?).self, returning: [(Int, [Int]?)].self) { group in
+            for t in 0..<20 {
+                let k = t % compiled.count
+                group.addTask { (k, try? posts.filter(compiled[k]).map(\.id)) }
+            }
+            var all: [(Int, [Int]?)] = []
+            for await r in group { all.append(r) }
+            return all
+        }
+        #expect(results.count == 20)
+        for (k, ids) in results { #expect(ids == expected[k], "\(formats[k])") }
+    }
+
     @Test("the strings read in place keep their references: none leaked, none released")
     func stringReferencesAreKept() throws {
         var posts = Self.posts.filter { $0.email != nil }
