@@ -309,7 +309,7 @@ struct LiteralBytes: Sendable {
 }
 
 /// The tests of ``StringTest`` that compare bytes and never throw: `==`, `!=` and `IN` a few
-/// strings, without options. Only these are lent a string in place (``StoredField``).
+/// strings (a scan), without options. Only these are lent a string in place (``StoredField``).
 struct LiteralStringTest: Sendable {
     enum Kind: Sendable {
         case equal(LiteralBytes)
@@ -334,13 +334,11 @@ struct LiteralStringTest: Sendable {
 struct StringTest: @unchecked Sendable {
     // @unchecked: LikePattern and RegexPattern are immutable after init.
     private enum Kind {
-        case equal(LiteralBytes)
-        case notEqual(LiteralBytes)
+        /// `==`, `!=` and IN a few strings, without options: bytes compared.
+        case literal(LiteralStringTest)
         /// BEGINSWITH / ENDSWITH / CONTAINS: the constant folded with the options, as a string
         /// for the general search and as bytes for the scalar-table fold.
         case search(ComparisonOperator, String, [UInt8], StringOptions)
-        /// IN a few strings: a scan with literal equality.
-        case fewMembers([LiteralBytes])
         /// IN many strings: a hash lookup, then literal equality.
         case members(Set<String>)
         /// IN strings with `[c]`/`[d]`: the members folded once; the value folded and looked up.
@@ -354,9 +352,9 @@ struct StringTest: @unchecked Sendable {
         guard !options.localized else { return nil }
         switch (op, constant) {
         case (.equal, .string(let s)) where options.isLiteral:
-            kind = .equal(LiteralBytes(s))
+            kind = .literal(LiteralStringTest(kind: .equal(LiteralBytes(s))))
         case (.notEqual, .string(let s)) where options.isLiteral:
-            kind = .notEqual(LiteralBytes(s))
+            kind = .literal(LiteralStringTest(kind: .notEqual(LiteralBytes(s))))
         case (.beginsWith, .string(let s)), (.endsWith, .string(let s)), (.contains, .string(let s)):
             let needle = options.prepare(s)
             kind = .search(op, needle, Array(needle.utf8), options)
@@ -366,7 +364,8 @@ struct StringTest: @unchecked Sendable {
             if !options.isLiteral {
                 kind = .foldedMembers(Set(strings.map { .string(options.prepare($0)) }), options)
             } else {
-                kind = strings.count <= 16 ? .fewMembers(strings.map(LiteralBytes.init)) : .members(Set(strings))
+                kind = strings.count <= 16 ? .literal(LiteralStringTest(kind: .fewMembers(strings.map(LiteralBytes.init))))
+                                           : .members(Set(strings))
             }
         case (.like, .string(let s)):
             kind = .like(LikePattern(s, options: options))
@@ -379,25 +378,17 @@ struct StringTest: @unchecked Sendable {
 
     /// The same test as a ``LiteralStringTest``, when it is one.
     var literal: LiteralStringTest? {
-        switch kind {
-        case .equal(let b): return LiteralStringTest(kind: .equal(b))
-        case .notEqual(let b): return LiteralStringTest(kind: .notEqual(b))
-        case .fewMembers(let m): return LiteralStringTest(kind: .fewMembers(m))
-        default: return nil
-        }
+        if case .literal(let test) = kind { return test }
+        return nil
     }
 
     @inline(__always)
     func callAsFunction(_ v: String) throws(EvalError) -> Bool {
         switch kind {
-        case .equal(let b): return b.equal(v)
-        case .notEqual(let b): return !b.equal(v)
+        case .literal(let test): return test(v)
         case .search(let op, let needle, let bytes, let options):
             if let r = FoldedSearch.test(op, subject: v, needle: bytes, options: options) { return r }
             return StringSearch.test(op, subject: v, preparedNeedle: needle, options: options)
-        case .fewMembers(let members):
-            for m in members where m.equal(v) { return true }
-            return false
         case .members(let members):
             return Self.literalMember(v, members)
         case .foldedMembers(let members, let options):

@@ -235,14 +235,21 @@ struct Lexer {
         let after = UInt8(truncatingIfNeeded: w &>> bits)
         // A byte beyond ASCII may continue the word; `UTI-` may start a keyword.
         if after >= 0x80 || (after == UInt8(ascii: "-") && n == 3) { return wordInFull() }
-        let end = start &+ n
-        pos = end
-        if n >= 2, let k = Keyword.lookup(length: n, low: w & ((1 &<< bits) &- 1), high: 0) {
-            var t = Token(.keyword, start, end)
-            t.keyword = k
-            return t
+        pos = start &+ n
+        guard n >= 2 else { return Token(.identifier, start, pos) }
+        return wordToken(start, pos, low: w & ((1 &<< bits) &- 1), high: 0)
+    }
+
+    /// The keyword or identifier `start..<end` (2 to 15 bytes), whose bytes packed as
+    /// ``PackedBytes`` loads them are `low` and `high` (the ninth byte on; 0 up to eight).
+    @inline(__always)
+    private func wordToken(_ start: Int, _ end: Int, low: UInt64, high: UInt64) -> Token {
+        guard let k = Keyword.lookup(length: end &- start, low: low, high: high) else {
+            return Token(.identifier, start, end)
         }
-        return Token(.identifier, start, end)
+        var t = Token(.keyword, start, end)
+        t.keyword = k
+        return t
     }
 
     /// ``word()`` for words of eight bytes or more, or that end within eight bytes of the end
@@ -260,15 +267,8 @@ struct Lexer {
                 let bits = UInt64(truncatingIfNeeded: stop.trailingZeroBitCount & ~7)
                 // A byte beyond ASCII may continue the word (a hyphen matters only after three).
                 if UInt8(truncatingIfNeeded: high &>> bits) < 0x80 {
-                    let n = 8 &+ Int(truncatingIfNeeded: bits &>> 3)
-                    let end = start &+ n
-                    pos = end
-                    if let k = Keyword.lookup(length: n, low: low, high: high & ((1 &<< bits) &- 1)) {
-                        var t = Token(.keyword, start, end)
-                        t.keyword = k
-                        return t
-                    }
-                    return Token(.identifier, start, end)
+                    pos = start &+ 8 &+ Int(truncatingIfNeeded: bits &>> 3)
+                    return wordToken(start, pos, low: low, high: high & ((1 &<< bits) &- 1))
                 }
             }
         }
@@ -292,14 +292,9 @@ struct Lexer {
         }
         pos = i
         let n = i &- start
-        if n >= 2 && n <= 15,
-           let k = Keyword.lookup(length: n, low: PackedBytes.load(bytes, start, start &+ min(n, 8)),
-                                  high: n > 8 ? PackedBytes.load(bytes, start &+ 8, i) : 0) {
-            var t = Token(.keyword, start, i)
-            t.keyword = k
-            return t
-        }
-        return Token(.identifier, start, i)
+        guard n >= 2 && n <= 15 else { return Token(.identifier, start, i) }
+        return wordToken(start, i, low: PackedBytes.load(bytes, start, start &+ min(n, 8)),
+                         high: n > 8 ? PackedBytes.load(bytes, start &+ 8, i) : 0)
     }
 
     /// ``word()`` for the words it leaves: Unicode letters after ASCII ones, and the keywords
